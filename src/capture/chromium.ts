@@ -1,0 +1,292 @@
+import type { BrowserContext, CDPSession, Frame, Page } from '@playwright/test';
+import { DaebugCaptureError } from '../errors';
+import type { Recorder, StoredEvent } from './recorder';
+import { formatCallFrames, formatPrimitiveArgs, isPrimitive, previewText, primitiveText, type CallFrame, type RemoteObject } from './remote-object';
+import { serializeConsoleArgs, serializeThrown } from './serialize';
+import type { RealmNames } from './realms';
+
+const CONSOLE_FN = `function (limits, ...args) { return (${serializeConsoleArgs.toString()})(args, limits); }`;
+const THROWN_FN = `function (limits) { return (${serializeThrown.toString()})(this, limits); }`;
+const RELEASE_EVERY = 500;
+
+interface Channel {
+  realm: string;
+  /** Set on a page's channel once replayed contexts are past: a new main-world context then means a navigation. */
+  mainFrameId?: string;
+  navigation?: StoredEvent | undefined;
+  isWorker: boolean;
+  send(method: string, params?: object): Promise<any>;
+  ignoredContexts: Set<number>;
+  objectsSinceRelease: number;
+  inflight: number;
+}
+
+interface ExceptionDetails {
+  text: string;
+  url?: string;
+  lineNumber: number;
+  columnNumber: number;
+  executionContextId?: number;
+  exception?: RemoteObject;
+  stackTrace?: { callFrames: CallFrame[] };
+}
+
+export interface CaptureTarget {
+  recorder: Recorder;
+  realms: RealmNames;
+}
+
+/**
+ * Captures a Chromium page and its dedicated workers over a CDP session of daebug's own:
+ * CDP tells uncaught exceptions from unhandled rejections, which Playwright's `pageerror` does not.
+ */
+export async function attachChromiumPage(context: BrowserContext, page: Page, realm: string, target: CaptureTarget): Promise<() => Promise<void>> {
+  const { recorder } = target;
+  const session: CDPSession = await context.newCDPSession(page);
+  const pageChannel = makeChannel(realm, false, (method, params) => session.send(method as never, params as never));
+  const children = new Map<string, { channel: Channel; nextId: number; waiting: Map<number, { resolve(v: unknown): void; reject(e: unknown): void }> }>();
+
+  const onEvent = (channel: Channel, method: string, params: any) => {
+    try {
+      handleRuntimeEvent(channel, method, params, recorder);
+    } catch (error) {
+      recorder.diagnose(new DaebugCaptureError(`handling ${method} in ${channel.realm}`, error));
+    }
+  };
+
+  session.on('Runtime.exceptionThrown', (p) => onEvent(pageChannel, 'Runtime.exceptionThrown', p));
+  session.on('Runtime.consoleAPICalled', (p) => onEvent(pageChannel, 'Runtime.consoleAPICalled', p));
+  session.on('Runtime.executionContextCreated', (p) => onEvent(pageChannel, 'Runtime.executionContextCreated', p));
+  session.on('Log.entryAdded', (p) => onEvent(pageChannel, 'Log.entryAdded', p));
+
+  session.on('Target.attachedToTarget', (event) => {
+    const { sessionId, targetInfo } = event;
+    if (targetInfo.type !== 'worker' && targetInfo.type !== 'iframe') return;
+    const childRealm = targetInfo.type === 'worker' ? target.realms.worker(targetInfo.url) : `${realm}:frame`;
+    const child = { channel: undefined as unknown as Channel, nextId: 0, waiting: new Map() };
+    child.channel = makeChannel(childRealm, targetInfo.type === 'worker', (method, params) => {
+      const id = ++child.nextId;
+      return new Promise((resolve, reject) => {
+        child.waiting.set(id, { resolve, reject });
+        session.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) }).catch((error) => {
+          child.waiting.delete(id);
+          reject(error);
+        });
+      });
+    });
+    children.set(sessionId, child);
+    recorder.addRealm(childRealm);
+    if (targetInfo.type === 'worker') lifecycle(recorder, childRealm, 'worker.start', targetInfo.url);
+    child.channel.send('Runtime.enable').catch(() => undefined);
+  });
+  session.on('Target.receivedMessageFromTarget', (event) => {
+    const child = children.get(event.sessionId);
+    if (!child) return;
+    const message = JSON.parse(event.message) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string } };
+    if (message.id !== undefined) {
+      const waiter = child.waiting.get(message.id);
+      child.waiting.delete(message.id);
+      if (message.error) waiter?.reject(new Error(message.error.message));
+      else waiter?.resolve(message.result);
+    } else if (message.method) onEvent(child.channel, message.method, message.params);
+  });
+  session.on('Target.detachedFromTarget', (event) => {
+    const child = children.get(event.sessionId);
+    if (!child) return;
+    children.delete(event.sessionId);
+    for (const waiter of child.waiting.values()) waiter.reject(new Error('target closed'));
+    if (child.channel.isWorker) lifecycle(recorder, child.channel.realm, 'worker.close', '');
+  });
+
+  const onNavigated = (frame: Frame) => {
+    if (frame !== page.mainFrame()) return;
+    if (pageChannel.navigation) pageChannel.navigation.message = frame.url();
+    else lifecycle(recorder, realm, 'navigation', frame.url());
+    pageChannel.navigation = undefined;
+  };
+  page.on('framenavigated', onNavigated);
+  const [info] = await Promise.all([
+    session.send('Target.getTargetInfo'),
+    session.send('Runtime.enable'),
+    session.send('Log.enable'),
+    session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false }),
+  ]);
+  pageChannel.mainFrameId = info.targetInfo.targetId;
+  return async () => {
+    page.off('framenavigated', onNavigated);
+    await session.detach().catch(() => undefined);
+  };
+}
+
+function makeChannel(realm: string, isWorker: boolean, send: Channel['send']): Channel {
+  return { realm, isWorker, send, ignoredContexts: new Set(), objectsSinceRelease: 0, inflight: 0 };
+}
+
+export function lifecycle(recorder: Recorder, realm: string, source: string, message: string, timeMs = Date.now()): StoredEvent | undefined {
+  return recorder.add({ type: source === 'page.crash' ? 'error' : 'console', level: source === 'page.crash' ? 'error' : 'debug', source, realm, timeMs, message });
+}
+
+function handleRuntimeEvent(channel: Channel, method: string, params: any, recorder: Recorder): void {
+  switch (method) {
+    case 'Runtime.executionContextCreated': {
+      const context = params.context as { id: number; name?: string; origin?: string; auxData?: { type?: string; isDefault?: boolean; frameId?: string } };
+      // Playwright's utility world logs its own markers (e.g. for setContent); they are not page output.
+      if (context.name?.startsWith('__playwright') || context.auxData?.type === 'isolated') channel.ignoredContexts.add(context.id);
+      else if (channel.mainFrameId && context.auxData?.isDefault && context.auxData.frameId === channel.mainFrameId) {
+        // CDP sees the new document before its scripts run; Playwright's framenavigated comes later and adds the URL.
+        channel.navigation = lifecycle(recorder, channel.realm, 'navigation', context.origin ?? '');
+      }
+      return;
+    }
+    case 'Runtime.exceptionThrown':
+      return onException(channel, params.exceptionDetails as ExceptionDetails, params.timestamp as number, recorder);
+    case 'Runtime.consoleAPICalled':
+      return onConsole(channel, params, recorder);
+    case 'Log.entryAdded':
+      return onLogEntry(channel, params.entry, recorder);
+  }
+}
+
+function topLocation(frames: CallFrame[] | undefined, fallback?: { url?: string | undefined; lineNumber: number; columnNumber: number }) {
+  const top = frames?.[0];
+  if (top?.url) return { url: top.url, line: top.lineNumber + 1, column: top.columnNumber + 1 };
+  if (fallback?.url) return { url: fallback.url, line: fallback.lineNumber + 1, column: fallback.columnNumber + 1 };
+  return undefined;
+}
+
+/** The message part of an Error's stack: everything before the first "    at " frame line. */
+export function messageFromStack(stack: string): string {
+  const lines = stack.split('\n');
+  const firstFrame = lines.findIndex((line) => /^\s+at\s/.test(line));
+  return (firstFrame === -1 ? lines.slice(0, 1) : lines.slice(0, firstFrame)).join('\n') || stack;
+}
+
+function onException(channel: Channel, details: ExceptionDetails, timestamp: number, recorder: Recorder): void {
+  if (details.executionContextId !== undefined && channel.ignoredContexts.has(details.executionContextId)) return;
+  const rejection = details.text.includes('(in promise)');
+  const source = rejection ? 'unhandledrejection' : channel.isWorker ? 'self.onerror' : 'window.onerror';
+  const thrown = details.exception;
+  const frames = formatCallFrames(details.stackTrace?.callFrames);
+  let message: string;
+  let stack: string | undefined;
+  let refine = false;
+  if (thrown?.subtype === 'error' && thrown.description) {
+    stack = thrown.description;
+    message = messageFromStack(thrown.description);
+  } else if (thrown && isPrimitive(thrown)) {
+    message = primitiveText(thrown);
+    stack = frames ? `${message}\n${frames}` : undefined;
+  } else if (thrown) {
+    message = previewText(thrown);
+    stack = frames ? `${message}\n${frames}` : undefined;
+    refine = thrown.objectId !== undefined;
+  } else {
+    message = details.text.replace(/^Uncaught( \(in promise\))?:?\s*/, '') || details.text;
+  }
+  const event = recorder.add({
+    type: 'error',
+    source,
+    realm: channel.realm,
+    timeMs: timestamp || Date.now(),
+    message,
+    stack,
+    location: topLocation(details.stackTrace?.callFrames, details),
+  });
+  if (event && refine && thrown?.objectId) {
+    const objectId = thrown.objectId;
+    refineWith(channel, recorder, event, { functionDeclaration: THROWN_FN, objectId, arguments: [{ value: limitsFor(recorder) }] }, (value: { message?: string }) => {
+      if (value?.message) {
+        if (event.stack?.startsWith(event.message)) event.stack = value.message + event.stack.slice(event.message.length);
+        event.message = value.message;
+      }
+      channel.send('Runtime.releaseObject', { objectId }).catch(() => undefined);
+    });
+  }
+}
+
+const CONSOLE_LEVELS: Record<string, string> = { warning: 'warn', assert: 'error' };
+
+function onConsole(channel: Channel, params: any, recorder: Recorder): void {
+  if (channel.ignoredContexts.has(params.executionContextId)) return;
+  const type = params.type as string;
+  if (type === 'endGroup') return;
+  const args = (params.args ?? []) as RemoteObject[];
+  const frames = params.stackTrace?.callFrames as CallFrame[] | undefined;
+  const method = type === 'warning' ? 'warn' : type;
+  const structured = args.some((a) => !isPrimitive(a));
+  let message = structured ? args.map((a) => (isPrimitive(a) ? primitiveText(a) : previewText(a))).join(' ') : formatPrimitiveArgs(args);
+  if (type === 'assert') message = `Assertion failed${message ? `: ${message}` : ''}`;
+  const withStack = method === 'error' || method === 'warn' || method === 'trace' || type === 'assert';
+  const stackText = withStack ? formatCallFrames(frames) : '';
+  const event = recorder.add({
+    type: 'console',
+    level: CONSOLE_LEVELS[type] ?? method,
+    source: `console.${method}`,
+    realm: channel.realm,
+    timeMs: params.timestamp || Date.now(),
+    message,
+    stack: stackText ? `${message.split('\n', 1)[0]}\n${stackText}` : undefined,
+    location: topLocation(frames),
+    structured,
+  });
+  if (structured) channel.objectsSinceRelease++;
+  if (event && structured) {
+    refineWith(
+      channel,
+      recorder,
+      event,
+      { functionDeclaration: CONSOLE_FN, executionContextId: params.executionContextId, arguments: [{ value: limitsFor(recorder) }, ...args.map(callArgument)] },
+      (value: { text?: string }) => {
+        if (typeof value?.text === 'string') event.message = type === 'assert' ? `Assertion failed: ${value.text}` : value.text;
+      },
+    );
+  } else if (channel.objectsSinceRelease >= RELEASE_EVERY && channel.inflight === 0) {
+    // Console arguments stay alive in the page for our session until released; a flood must not pin them.
+    channel.objectsSinceRelease = 0;
+    channel.send('Runtime.releaseObjectGroup', { objectGroup: 'console' }).catch(() => undefined);
+  }
+}
+
+function onLogEntry(channel: Channel, entry: any, recorder: Recorder): void {
+  // 'worker' entries echo what the worker's own session reports; 'verbose' ones are Chromium's perf chatter.
+  if (entry.level === 'verbose' || entry.source === 'worker') return;
+  const frames = entry.stackTrace?.callFrames as CallFrame[] | undefined;
+  recorder.add({
+    type: 'console',
+    level: entry.level === 'warning' ? 'warn' : entry.level,
+    source: `browser.${entry.source ?? 'other'}`,
+    realm: channel.realm,
+    timeMs: entry.timestamp || Date.now(),
+    message: String(entry.text ?? ''),
+    location: topLocation(frames, entry.url ? { url: entry.url, lineNumber: entry.lineNumber ?? 0, columnNumber: 0 } : undefined),
+  });
+}
+
+function limitsFor(recorder: Recorder) {
+  const { maxDepth, maxBreadth, maxMessageLength } = recorder.options.limits;
+  return { maxDepth, maxBreadth, maxLength: maxMessageLength };
+}
+
+function callArgument(object: RemoteObject): object {
+  if (object.objectId) return { objectId: object.objectId };
+  if (object.unserializableValue) return { unserializableValue: object.unserializableValue };
+  if (object.type === 'undefined') return {};
+  return { value: object.value };
+}
+
+function refineWith<T>(channel: Channel, recorder: Recorder, event: StoredEvent, params: object, apply: (value: T) => void): void {
+  channel.inflight++;
+  recorder.track(
+    channel
+      .send('Runtime.callFunctionOn', { ...params, returnByValue: true, silent: true })
+      .then((response: { result?: { value?: T } }) => {
+        if (response?.result?.value !== undefined) {
+          apply(response.result.value);
+          recorder.clip(event);
+        }
+      })
+      // The page navigated or closed before the values could be read: the preview text stays.
+      .catch(() => undefined)
+      .finally(() => channel.inflight--),
+  );
+}

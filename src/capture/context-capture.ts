@@ -1,0 +1,69 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import { DaebugCaptureError } from '../errors';
+import { attachChromiumPage, lifecycle } from './chromium';
+import { attachGenericPage } from './generic';
+import { RealmNames } from './realms';
+import type { Recorder } from './recorder';
+
+/** Attaches capture to every page of a browser context, popups included, and detaches at the end. */
+export class ContextCapture {
+  readonly realms = new RealmNames();
+  private readonly attached = new Map<Page, Promise<void>>();
+  private readonly detachers: Array<() => Promise<void>> = [];
+  private readonly contexts = new Set<BrowserContext>();
+
+  constructor(private readonly recorder: Recorder) {}
+
+  attachContext(context: BrowserContext): void {
+    if (this.contexts.has(context)) return;
+    this.contexts.add(context);
+    const onPage = (page: Page) => void this.attachPage(page);
+    context.on('page', onPage);
+    this.detachers.push(async () => void context.off('page', onPage));
+    for (const page of context.pages()) void this.attachPage(page);
+  }
+
+  /** Resolves once the page is captured; capture failures become diagnostics, never test failures. */
+  attachPage(page: Page): Promise<void> {
+    let ready = this.attached.get(page);
+    if (!ready) {
+      ready = this.doAttach(page).catch((error: unknown) => {
+        if (!page.isClosed()) this.recorder.diagnose(new DaebugCaptureError(`attaching to ${this.realms.page(page)}`, error));
+      });
+      this.attached.set(page, ready);
+    }
+    return ready;
+  }
+
+  private async doAttach(page: Page): Promise<void> {
+    const realm = this.realms.page(page);
+    const recorder = this.recorder;
+    recorder.addRealm(realm);
+    const onCrash = () => void lifecycle(recorder, realm, 'page.crash', 'The page crashed.');
+    page.on('crash', onCrash);
+    this.detachers.push(async () => void page.off('crash', onCrash));
+    const context = page.context();
+    const target = { recorder, realms: this.realms };
+    // Persistent contexts have no Browser object: try CDP and fall back when it is not there.
+    const browserName = context.browser()?.browserType().name();
+    if (browserName === undefined || browserName === 'chromium') {
+      try {
+        this.detachers.push(await attachChromiumPage(context, page, realm, target));
+        return;
+      } catch (error) {
+        if (browserName === 'chromium' || page.isClosed()) throw error;
+      }
+    }
+    const onNavigated = (frame: import('@playwright/test').Frame) => {
+      if (frame === page.mainFrame()) lifecycle(recorder, realm, 'navigation', frame.url());
+    };
+    page.on('framenavigated', onNavigated);
+    this.detachers.push(async () => void page.off('framenavigated', onNavigated));
+    this.detachers.push(attachGenericPage(page, realm, target));
+  }
+
+  async detach(): Promise<void> {
+    await Promise.allSettled([...this.attached.values()]);
+    await Promise.allSettled(this.detachers.splice(0).map((detach) => detach()));
+  }
+}

@@ -1,0 +1,44 @@
+import type { Page } from '@playwright/test';
+import type { CaptureTarget } from './chromium';
+import { messageFromStack } from './chromium';
+
+/**
+ * Capture for browsers without CDP (Firefox, WebKit): Playwright's `console` and `pageerror` events.
+ * `pageerror` cannot tell an uncaught exception from an unhandled rejection, so its events carry the
+ * source `pageerror`; console values are read from `msg.text()`.
+ */
+export function attachGenericPage(page: Page, realm: string, target: CaptureTarget): () => Promise<void> {
+  const { recorder, realms } = target;
+  const onConsole = (msg: import('@playwright/test').ConsoleMessage) => {
+    const worker = msg.worker();
+    const type = msg.type();
+    const method = type === 'warning' ? 'warn' : type;
+    const location = msg.location();
+    recorder.add({
+      type: 'console',
+      level: method,
+      source: msg.args().length === 0 && type === 'error' ? 'browser.log' : `console.${method}`,
+      realm: worker ? realms.worker(worker.url()) : realm,
+      timeMs: typeof msg.timestamp === 'function' ? msg.timestamp() : Date.now(),
+      message: msg.text(),
+      location: location.url ? { url: location.url, line: location.line + 1, column: location.column + 1 } : undefined,
+    });
+  };
+  const onPageError = (error: Error) => {
+    const stack = error.stack || undefined;
+    recorder.add({
+      type: 'error',
+      source: 'pageerror',
+      realm,
+      timeMs: Date.now(),
+      message: stack ? messageFromStack(stack) : error.message || String(error),
+      stack,
+    });
+  };
+  page.on('console', onConsole);
+  page.on('pageerror', onPageError);
+  return async () => {
+    page.off('console', onConsole);
+    page.off('pageerror', onPageError);
+  };
+}

@@ -1,0 +1,251 @@
+import { BoundedLog } from './bounded-log';
+import { formatClock, isUnexpectedKind, matchesIgnore } from '../model/classify';
+import type { DaebugEvent, Diagnostic, Dropped, Job, Location } from '../model/schema';
+import type { IgnorePattern, ResolvedOptions } from '../options';
+import { DaebugError, debugLog } from '../errors';
+
+/** An event as capture hands it over, before job and step assignment. */
+export interface EventDraft {
+  type: 'error' | 'console';
+  level?: string | undefined;
+  source: string;
+  realm: string;
+  timeMs: number;
+  message: string;
+  stack?: string | undefined;
+  location?: Location | undefined;
+  structured?: boolean | undefined;
+}
+
+export interface StoredEvent extends EventDraft {
+  seq: number;
+}
+
+export interface Span {
+  id: string;
+  kind: 'eval' | 'job' | 'step';
+  title?: string | undefined;
+  realm: string;
+  code?: string | undefined;
+  startMs: number;
+  endMs?: number | undefined;
+  ok: boolean;
+  value?: string | undefined;
+  error?: { message: string; stack?: string | undefined } | undefined;
+}
+
+/** Everything the fixture hands to the reporter for one test, as a JSON attachment. */
+export interface CaptureRecord {
+  version: 1;
+  capture: boolean;
+  strict: boolean;
+  realms: string[];
+  jobs: Job[];
+  steps: Job[];
+  events: DaebugEvent[];
+  dropped: Dropped;
+  diagnostics: Diagnostic[];
+}
+
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)} …[truncated, ${text.length} chars]`;
+}
+
+/** Holds one test's events, jobs and steps; bounded by the test's limits. */
+export class Recorder {
+  private seq = 0;
+  private readonly errorLog: BoundedLog<StoredEvent>;
+  private readonly otherLog: BoundedLog<StoredEvent>;
+  private readonly rateWindows = new Map<string, { second: number; count: number }>();
+  private readonly spans: Span[] = [];
+  private readonly realmNames: string[] = [];
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly diagnostics: Diagnostic[] = [];
+  private readonly testIgnore: IgnorePattern[] = [];
+  private jobCounter = 0;
+  readonly dropped: Dropped = { total: 0, bySource: {} };
+
+  constructor(readonly options: ResolvedOptions) {
+    const max = options.limits.maxEvents;
+    const head = Math.max(1, Math.floor(max / 4));
+    this.errorLog = new BoundedLog(head, max - head);
+    this.otherLog = new BoundedLog(head, max - head);
+    const countEvicted = (event: StoredEvent) => this.countDropped(event.source, event.timeMs);
+    this.errorLog.onEvict = countEvicted;
+    this.otherLog.onEvict = countEvicted;
+  }
+
+  addRealm(name: string): void {
+    if (!this.realmNames.includes(name)) this.realmNames.push(name);
+  }
+
+  /** Stores an event unless its realm is over the rate limit; returns it so capture can refine it later. */
+  add(draft: EventDraft): StoredEvent | undefined {
+    const bucket = `${draft.realm}\u0000${draft.type}`;
+    const second = Math.floor(draft.timeMs / 1000);
+    let window = this.rateWindows.get(bucket);
+    if (!window || window.second !== second) {
+      window = { second, count: 0 };
+      this.rateWindows.set(bucket, window);
+    }
+    if (++window.count > this.options.limits.eventsPerSecond) {
+      this.countDropped(draft.source, draft.timeMs);
+      return undefined;
+    }
+    const event = draft as StoredEvent;
+    event.seq = ++this.seq;
+    this.clip(event);
+    (draft.type === 'error' ? this.errorLog : this.otherLog).push(event);
+    return event;
+  }
+
+  /** Re-applies the length limits after capture replaced a message with a richer one. */
+  clip(event: StoredEvent): void {
+    const { maxMessageLength, maxStackLength } = this.options.limits;
+    event.message = cutText(event.message, maxMessageLength);
+    if (event.stack !== undefined) event.stack = cutText(event.stack, maxStackLength);
+  }
+
+  private countDropped(source: string, timeMs: number): void {
+    const iso = new Date(timeMs).toISOString();
+    this.dropped.total++;
+    this.dropped.bySource[source] = (this.dropped.bySource[source] ?? 0) + 1;
+    this.dropped.firstAt ??= iso;
+    this.dropped.lastAt = iso;
+  }
+
+  /** Keeps a capture-side promise (e.g. reading console values) so the test end can wait for it. */
+  track(promise: Promise<unknown>): void {
+    const settled = promise.catch((error: unknown) => this.diagnose(error)).finally(() => this.pending.delete(settled));
+    this.pending.add(settled);
+  }
+
+  async settle(timeoutMs: number): Promise<void> {
+    if (!this.pending.size) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.allSettled([...this.pending]), timeout]);
+    clearTimeout(timer);
+  }
+
+  diagnose(error: unknown): void {
+    debugLog(error);
+    if (this.diagnostics.length >= 50) return;
+    const message = error instanceof Error ? error.message : String(error);
+    const diagnostic: Diagnostic = { code: error instanceof DaebugError ? error.code : 'DAEBUG_CAPTURE_FAILED', message, time: new Date().toISOString() };
+    if (error instanceof DaebugError && error.hint) diagnostic.hint = error.hint;
+    this.diagnostics.push(diagnostic);
+  }
+
+  expect(pattern: IgnorePattern): void {
+    this.testIgnore.push(pattern);
+  }
+
+  startSpan(kind: Span['kind'], realm: string, fields: { title?: string | undefined; code?: string | undefined } = {}): Span {
+    const span: Span = { id: kind === 'step' ? `step-${++this.jobCounter}` : `job-${++this.jobCounter}`, kind, realm, startMs: Date.now(), ok: true, ...fields };
+    this.spans.push(span);
+    return span;
+  }
+
+  finishSpan(span: Span, outcome: { ok: boolean; value?: string; error?: { message: string; stack?: string | undefined } }): void {
+    span.endMs = Date.now();
+    span.ok = outcome.ok;
+    if (outcome.value !== undefined) span.value = outcome.value;
+    if (outcome.error) span.error = { message: cutText(outcome.error.message, this.options.limits.maxMessageLength), stack: outcome.error.stack === undefined ? undefined : cutText(outcome.error.stack, this.options.limits.maxStackLength) };
+  }
+
+  private innermost(kind: 'job' | 'step', timeMs: number): Span | undefined {
+    let found: Span | undefined;
+    for (const span of this.spans) {
+      if ((kind === 'step') !== (span.kind === 'step')) continue;
+      if (span.startMs <= timeMs && (span.endMs === undefined || timeMs <= span.endMs)) {
+        if (!found || span.startMs >= found.startMs) found = span;
+      }
+    }
+    return found;
+  }
+
+  /** All events so far, in time order, with job, step and expected assigned. */
+  events(): DaebugEvent[] {
+    const ignore = [...this.options.ignore, ...this.testIgnore];
+    const stored = [...this.errorLog.toArray(), ...this.otherLog.toArray()].sort((a, b) => a.timeMs - b.timeMs || a.seq - b.seq);
+    return stored.map((e) => {
+      const expected = matchesIgnore(e, ignore);
+      const event: DaebugEvent = {
+        type: e.type,
+        source: e.source,
+        realm: e.realm,
+        ts: formatClock(e.timeMs),
+        time: new Date(e.timeMs).toISOString(),
+        message: e.message,
+        expected,
+      };
+      if (e.level !== undefined) event.level = e.level;
+      if (e.stack !== undefined) event.stack = e.stack;
+      if (e.location) event.location = e.location;
+      if (e.structured) event.structured = true;
+      if (isUnexpectedKind(e) && !expected) event.unexpected = true;
+      const job = this.innermost('job', e.timeMs);
+      if (job) event.jobId = job.id;
+      else {
+        const step = this.innermost('step', e.timeMs);
+        if (step) {
+          event.step = step.title ?? step.id;
+          event.stepId = step.id;
+        }
+      }
+      return event;
+    });
+  }
+
+  private spanToJob(span: Span, events: DaebugEvent[]): Job {
+    const job: Job = {
+      id: span.id,
+      kind: span.kind,
+      realm: span.realm,
+      startedAt: new Date(span.startMs).toISOString(),
+      ok: span.ok,
+      finished: span.endMs !== undefined,
+      events,
+    };
+    if (span.title !== undefined) job.title = span.title;
+    if (span.code !== undefined) job.code = span.code;
+    if (span.endMs !== undefined) {
+      job.finishedAt = new Date(span.endMs).toISOString();
+      job.durationMs = span.endMs - span.startMs;
+    } else job.ok = false;
+    if (span.value !== undefined) job.value = span.value;
+    if (span.error) job.error = span.error.stack === undefined ? { message: span.error.message } : { message: span.error.message, stack: span.error.stack };
+    return job;
+  }
+
+  record(): CaptureRecord {
+    const events = this.events();
+    const byJob = new Map<string, DaebugEvent[]>();
+    const byStep = new Map<string, DaebugEvent[]>();
+    for (const event of events) {
+      if (event.jobId) push(byJob, event.jobId, event);
+      else if (event.stepId !== undefined) push(byStep, event.stepId, event);
+    }
+    const jobs = this.spans.filter((s) => s.kind !== 'step').map((s) => this.spanToJob(s, byJob.get(s.id) ?? []));
+    const steps = this.spans.filter((s) => s.kind === 'step' && byStep.has(s.id)).map((s) => this.spanToJob(s, byStep.get(s.id) ?? []));
+    return {
+      version: 1,
+      capture: this.options.capture,
+      strict: this.options.strict,
+      realms: [...this.realmNames],
+      jobs,
+      steps,
+      events,
+      dropped: this.dropped,
+      diagnostics: [...this.diagnostics],
+    };
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

@@ -1,0 +1,90 @@
+/** The parts of CDP's Runtime.RemoteObject that daebug reads. */
+export interface RemoteObject {
+  type: string;
+  subtype?: string;
+  className?: string;
+  value?: unknown;
+  unserializableValue?: string;
+  description?: string;
+  objectId?: string;
+  preview?: { properties?: Array<{ name: string; type: string; value?: string; subtype?: string }>; overflow?: boolean; description?: string; subtype?: string };
+}
+
+export interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}
+
+export function isPrimitive(object: RemoteObject): boolean {
+  return object.type !== 'object' && object.type !== 'function' ? true : object.subtype === 'null';
+}
+
+/** Text of a primitive console argument, as the console would print it. */
+export function primitiveText(object: RemoteObject): string {
+  switch (object.type) {
+    case 'string':
+      return String(object.value);
+    case 'undefined':
+      return 'undefined';
+    case 'symbol':
+      return object.description ?? 'Symbol()';
+    case 'bigint':
+      return object.unserializableValue ?? object.description ?? 'BigInt';
+    case 'number':
+      return object.unserializableValue ?? String(object.value);
+    case 'object':
+      return object.subtype === 'null' ? 'null' : previewText(object);
+    case 'function':
+      return `[Function: ${functionName(object.description)}]`;
+    default:
+      return object.unserializableValue ?? String(object.value ?? object.description ?? '');
+  }
+}
+
+function functionName(description: string | undefined): string {
+  const match = /^(?:async\s+)?(?:function\*?|class)\s*([\w$]*)/.exec(description ?? '');
+  return match?.[1] || '(anonymous)';
+}
+
+/** A shallow rendering from V8's preview, used until (or instead of) the full in-page serialization. */
+export function previewText(object: RemoteObject): string {
+  if (object.subtype === 'error') return object.description ?? 'Error';
+  const preview = object.preview;
+  if (!preview?.properties) return object.description ?? object.className ?? 'Object';
+  const isArray = object.subtype === 'array';
+  const parts = preview.properties.map((p) => {
+    const value = p.type === 'string' ? JSON.stringify(p.value ?? '') : (p.value ?? p.type);
+    return isArray ? value : `${JSON.stringify(p.name)}:${value}`;
+  });
+  if (preview.overflow) parts.push(isArray ? '"…"' : '"…":"…"');
+  return isArray ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
+}
+
+/** Applies console format specifiers (%s %d %i %f %o %O %j %c %%) to primitive arguments. */
+export function formatPrimitiveArgs(args: readonly RemoteObject[]): string {
+  const texts = args.map(primitiveText);
+  const first = args[0];
+  if (!first || first.type !== 'string' || !texts[0]!.includes('%')) return texts.join(' ');
+  let next = 1;
+  const head = texts[0]!.replace(/%([sdifoOjc%])/g, (whole, spec: string) => {
+    if (spec === '%') return '%';
+    if (next >= texts.length) return whole;
+    const arg = args[next];
+    const text = texts[next++]!;
+    if (spec === 'c') return '';
+    if (spec === 'd' || spec === 'i') return arg?.type === 'number' || arg?.type === 'string' ? String(Math.trunc(Number(text))) : 'NaN';
+    if (spec === 'f') return String(Number(text));
+    if ((spec === 'o' || spec === 'O' || spec === 'j') && arg?.type === 'string') return JSON.stringify(text);
+    return text;
+  });
+  return [head, ...texts.slice(next)].join(' ');
+}
+
+export function formatCallFrames(frames: readonly CallFrame[] | undefined): string {
+  if (!frames?.length) return '';
+  return frames
+    .map((f) => `    at ${f.functionName ? `${f.functionName} (${f.url}:${f.lineNumber + 1}:${f.columnNumber + 1})` : `${f.url}:${f.lineNumber + 1}:${f.columnNumber + 1}`}`)
+    .join('\n');
+}

@@ -1,0 +1,148 @@
+import type { Frame, JSHandle, Page, Worker } from '@playwright/test';
+import type { DaebugEvent } from './model/schema';
+import type { IgnorePattern } from './options';
+import { ignoreSchema, parseOption } from './options';
+import type { ContextCapture } from './capture/context-capture';
+import type { Recorder, Span } from './capture/recorder';
+import { cutText } from './capture/recorder';
+import { messageFromStack } from './capture/chromium';
+
+/** Where `daebug.eval` runs code: a page, one of its frames, or a worker. */
+export type EvalTarget = Page | Frame | Worker;
+
+/** Options of `daebug.errors()`. */
+export interface ErrorsOptions {
+  /** How many of the most recent errors to return. @default 20 */
+  limit?: number;
+}
+
+type PageFunction<Arg, R> = string | ((arg: Arg) => R | Promise<R>);
+
+/** The `daebug` fixture: runs code and action blocks as jobs and reads what was captured. */
+export class Daebug {
+  constructor(
+    private readonly recorder: Recorder,
+    private readonly capture: ContextCapture | undefined,
+  ) {}
+
+  /**
+   * Runs code in a page, frame or worker as a job, like `evaluate`, and records its realm, code, timing and
+   * value or error. The error is rethrown after it is recorded.
+   * @example const title = await daebug.eval(page, () => document.title);
+   */
+  async eval<R, Arg = undefined>(target: EvalTarget, fn: PageFunction<Arg, R>, arg?: Arg): Promise<R> {
+    const code = typeof fn === 'string' ? fn : fn.toString();
+    const span = this.recorder.startSpan('eval', this.realmOf(target), { code: cutText(code, 20_000) });
+    let handle: JSHandle | undefined;
+    try {
+      if (isClosed(target)) throw new Error(`daebug.eval: the ${span.realm} target is closed`);
+      handle = (await (target.evaluateHandle as (f: unknown, a?: unknown) => Promise<JSHandle>)(fn, arg)) as JSHandle;
+      const [value, rendered] = await Promise.all([
+        handle.jsonValue().catch(() => undefined),
+        handle.evaluate(renderValue).catch(() => undefined),
+      ]);
+      this.recorder.finishSpan(span, { ok: true, value: rendered ?? 'undefined' });
+      return value as R;
+    } catch (error) {
+      this.recorder.finishSpan(span, { ok: false, error: describeEvalError(error) });
+      throw error;
+    } finally {
+      handle?.dispose().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Records a block of actions (clicks, navigation, waits) as a job with the background events it caused.
+   * @example await daebug.job('submit the form', async () => { await page.click('text=Save'); });
+   */
+  async job<T>(title: string, body: () => T | Promise<T>): Promise<T> {
+    const span = this.recorder.startSpan('job', 'test', { title, code: cutText(body.toString(), 20_000) });
+    try {
+      const value = await body();
+      this.recorder.finishSpan(span, { ok: true, value: renderValue(value) });
+      return value;
+    } catch (error) {
+      this.recorder.finishSpan(span, { ok: false, error: describeEvalError(error) });
+      throw error;
+    }
+  }
+
+  /** Marks errors matching `pattern` (substring or RegExp, tested against message and stack) as expected in this test. */
+  expectError(pattern: IgnorePattern): void {
+    const [checked] = parseOption('expectError', ignoreSchema, [pattern], 'a string (substring) or a RegExp');
+    this.recorder.expect(checked as IgnorePattern);
+  }
+
+  /** The most recent captured errors (uncaught exceptions, rejections, crashes), oldest first. */
+  errors(options: ErrorsOptions = {}): DaebugEvent[] {
+    const limit = options.limit ?? 20;
+    const errors = this.recorder.events().filter((e) => e.type === 'error');
+    return limit <= 0 ? [] : errors.slice(-limit);
+  }
+
+  /** Every event captured so far, in time order. */
+  events(): DaebugEvent[] {
+    return this.recorder.events();
+  }
+
+  /** Waits until console values and thrown values read from the page have arrived. */
+  async settle(timeoutMs = 1000): Promise<void> {
+    await this.recorder.settle(timeoutMs);
+  }
+
+  private realmOf(target: EvalTarget): string {
+    const realms = this.capture?.realms;
+    if (isWorker(target)) return realms ? realms.worker(target.url()) : 'worker';
+    if (isPage(target)) return realms ? realms.page(target) : 'page';
+    const frame = target as Frame;
+    const page = realms ? realms.page(frame.page()) : 'page';
+    return frame === frame.page().mainFrame() ? page : `${page}:frame`;
+  }
+}
+
+function isPage(target: EvalTarget): target is Page {
+  return typeof (target as Page).mainFrame === 'function';
+}
+
+function isWorker(target: EvalTarget): target is Worker {
+  return !isPage(target) && typeof (target as Frame).page !== 'function';
+}
+
+function isClosed(target: EvalTarget): boolean {
+  if (isPage(target)) return target.isClosed();
+  if (isWorker(target)) return false;
+  return (target as Frame).isDetached();
+}
+
+function describeEvalError(error: unknown): { message: string; stack?: string } {
+  if (!(error instanceof Error)) return { message: String(error) };
+  // Playwright prefixes the page's own stack with the API name: "page.evaluateHandle: Error: boom\n    at ...".
+  const text = (error.message || String(error)).replace(/^[\w.]+(?:Handle)?: /, '');
+  const stack = /\n\s+at /.test(text) ? text : error.stack;
+  return { message: messageFromStack(text).split('\n')[0] ?? text, ...(stack ? { stack } : {}) };
+}
+
+/** Shipped into the page: renders an eval result as JSON text; functions as their source, undefined as "undefined". */
+function renderValue(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'function') return String(value);
+  if (typeof value === 'bigint') return `${String(value)}n`;
+  if (typeof value === 'symbol') return String(value);
+  const seen: unknown[] = [];
+  try {
+    const text = JSON.stringify(value, function (_key, v: unknown) {
+      if (typeof v === 'function') return String(v);
+      if (typeof v === 'bigint') return `${String(v)}n`;
+      if (v === undefined) return 'undefined';
+      if (typeof v === 'object' && v !== null) {
+        if (seen.includes(v)) return '[Circular]';
+        seen.push(v);
+      }
+      return v;
+    });
+    if (text === undefined) return String(value);
+    return text.length > 20000 ? text.slice(0, 20000) + ' …[truncated, ' + text.length + ' chars]' : text;
+  } catch (error) {
+    return '[Unserializable: ' + (error instanceof Error ? error.message : String(error)) + ']';
+  }
+}

@@ -1,0 +1,102 @@
+export type DaebugErrorCode =
+  | 'DAEBUG_OPTIONS_INVALID'
+  | 'DAEBUG_REPORT_WRITE_FAILED'
+  | 'DAEBUG_SOURCE_MAP_FAILED'
+  | 'DAEBUG_CAPTURE_FAILED'
+  | 'DAEBUG_BROWSER_NOT_FOUND'
+  | 'DAEBUG_UNEXPECTED_ERRORS'
+  | 'DAEBUG_EVAL_TARGET_CLOSED';
+
+export interface DaebugErrorOptions {
+  /** Whether the run can go on after this error. */
+  recoverable?: boolean;
+  /** Values that explain the error: the bad option, the path, the URL. */
+  context?: Record<string, unknown>;
+  /** What to try first. */
+  hint?: string;
+  cause?: unknown;
+}
+
+/** Base class of every error daebug raises itself. */
+export class DaebugError extends Error {
+  override name = 'DaebugError';
+  readonly code: DaebugErrorCode;
+  readonly recoverable: boolean;
+  readonly context: Record<string, unknown>;
+  readonly hint: string | undefined;
+
+  constructor(code: DaebugErrorCode, message: string, options: DaebugErrorOptions = {}) {
+    super(options.hint ? `${message}\nHint: ${options.hint}` : message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.recoverable = options.recoverable ?? true;
+    this.context = options.context ?? {};
+    this.hint = options.hint;
+  }
+}
+
+export class DaebugOptionsError extends DaebugError {
+  override name = 'DaebugOptionsError';
+  constructor(message: string, options: DaebugErrorOptions = {}) {
+    super('DAEBUG_OPTIONS_INVALID', message, { recoverable: false, ...options });
+  }
+}
+
+export class DaebugReportWriteError extends DaebugError {
+  override name = 'DaebugReportWriteError';
+  constructor(path: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super('DAEBUG_REPORT_WRITE_FAILED', `daebug could not write the report ${path}: ${reason}`, {
+      recoverable: true,
+      context: { path },
+      hint: 'Check that the reporter outputDir exists, is writable and has free space; tests are not affected.',
+      cause,
+    });
+  }
+}
+
+export class DaebugSourceMapError extends DaebugError {
+  override name = 'DaebugSourceMapError';
+  constructor(url: string, reason: string, cause?: unknown) {
+    super('DAEBUG_SOURCE_MAP_FAILED', `daebug could not map ${url}: ${reason}`, {
+      recoverable: true,
+      context: { url },
+      hint: 'The frame is shown unmapped. Serve the .map file next to the script or inline it.',
+      cause,
+    });
+  }
+}
+
+export class DaebugCaptureError extends DaebugError {
+  override name = 'DaebugCaptureError';
+  constructor(what: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super('DAEBUG_CAPTURE_FAILED', `daebug capture failed while ${what}: ${reason}`, {
+      recoverable: true,
+      context: { what },
+      hint: 'Capture goes on for the rest of the test; this is a daebug diagnostic, not a test failure.',
+      cause,
+    });
+  }
+}
+
+export class DaebugBrowserNotFoundError extends DaebugError {
+  override name = 'DaebugBrowserNotFoundError';
+  constructor(tried: string[]) {
+    super('DAEBUG_BROWSER_NOT_FOUND', `No Chromium found (tried: ${tried.join(', ')}).`, {
+      recoverable: false,
+      context: { tried },
+      hint: 'Run `npx playwright install chromium`, or install a system Chromium (Debian: `apt-get install -y chromium`) and set DAEBUG_CHROMIUM=/path/to/chromium.',
+    });
+  }
+}
+
+/** Prints a daebug error's details to stderr when `DEBUG` includes `daebug`. */
+export function debugLog(error: unknown): void {
+  const debug = process.env['DEBUG'] ?? '';
+  if (!/(^|,)\s*daebug(:|\*|,|$)/.test(debug) && !debug.split(',').includes('*')) return;
+  if (error instanceof DaebugError) {
+    process.stderr.write(`[daebug] ${error.name} ${error.code} recoverable=${error.recoverable} ${JSON.stringify(error.context)}\n${error.stack ?? error.message}\n`);
+  } else {
+    process.stderr.write(`[daebug] ${error instanceof Error ? error.stack : String(error)}\n`);
+  }
+}

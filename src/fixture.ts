@@ -1,0 +1,103 @@
+import { test as base, type TestInfo, type TestType, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type Fixtures } from '@playwright/test';
+import { ContextCapture } from './capture/context-capture';
+import { Recorder } from './capture/recorder';
+import { Daebug } from './daebug';
+import { resolveOptions, type DaebugLimits, type IgnorePattern } from './options';
+import { ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE } from './model/attachment';
+import { strictFailure, warningAnnotation } from './format/strict-message';
+import { reportPathFor } from './report-path';
+
+/** Options that `test.use()` and the config's `use` block accept. */
+export interface DaebugOptions {
+  /** Fail a test on any unexpected error (uncaught exception, unhandled rejection, console.error). @default false */
+  daebugStrict: boolean;
+  /** Attach listeners to pages and workers. false attaches none and the report says capture was off. @default true */
+  daebugCapture: boolean;
+  /** Errors and messages that are expected: substrings or RegExps tested against message and stack. @default [] */
+  daebugIgnore: IgnorePattern[];
+  /** Bounds on what is kept per test; see DaebugLimits for the defaults. @default {} */
+  daebugLimits: Partial<DaebugLimits>;
+}
+
+export interface DaebugFixtures {
+  /** Runs code and action blocks as jobs, and reads what daebug captured in this test. */
+  daebug: Daebug;
+}
+
+interface InternalFixtures {
+  _daebugRecorder: Recorder;
+  _daebugCapture: ContextCapture | undefined;
+}
+
+type Args = PlaywrightTestArgs & PlaywrightTestOptions & PlaywrightWorkerArgs & PlaywrightWorkerOptions;
+
+const SETTLE_MS = 1000;
+
+/** daebug's fixtures, for `base.extend(daebugFixtures)` or `mergeTests`. */
+export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalFixtures, {}, Args, PlaywrightWorkerArgs & PlaywrightWorkerOptions> = {
+  daebugStrict: [false, { option: true }],
+  daebugCapture: [true, { option: true }],
+  daebugIgnore: [[], { option: true }],
+  daebugLimits: [{}, { option: true }],
+
+  _daebugRecorder: [
+    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits }, use, testInfo) => {
+      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits });
+      const recorder = new Recorder(options);
+      await use(recorder);
+      await finish(recorder, testInfo);
+    },
+    { auto: true, box: true },
+  ],
+
+  _daebugCapture: [
+    async ({ _daebugRecorder }, use) => {
+      if (!_daebugRecorder.options.capture) return use(undefined);
+      const capture = new ContextCapture(_daebugRecorder);
+      await use(capture);
+      await capture.detach();
+    },
+    { box: true },
+  ],
+
+  context: [
+    async ({ context, _daebugCapture, _daebugRecorder }, use) => {
+      _daebugCapture?.attachContext(context);
+      await use(context);
+      // Values still being read from the page must arrive before the context closes.
+      await _daebugRecorder.settle(SETTLE_MS);
+      await _daebugCapture?.detach();
+    },
+    { scope: 'test', box: true },
+  ],
+
+  page: [
+    async ({ page, _daebugCapture }, use) => {
+      await _daebugCapture?.attachPage(page);
+      await use(page);
+    },
+    { scope: 'test', box: true },
+  ],
+
+  daebug: [
+    async ({ _daebugRecorder, _daebugCapture }, use) => {
+      await use(new Daebug(_daebugRecorder, _daebugCapture));
+    },
+    { box: true },
+  ],
+};
+
+async function finish(recorder: Recorder, testInfo: TestInfo): Promise<void> {
+  const record = recorder.record();
+  const reportFile = reportPathFor(testInfo);
+  await testInfo.attach(ATTACHMENT_NAME, { body: Buffer.from(JSON.stringify(record)), contentType: ATTACHMENT_CONTENT_TYPE });
+  const unexpected = record.events.filter((e) => e.unexpected);
+  if (!unexpected.length) return;
+  if (recorder.options.strict) throw new Error(strictFailure(unexpected, reportFile));
+  testInfo.annotations.push(warningAnnotation(unexpected, reportFile));
+}
+
+type DaebugTest = TestType<Args & DaebugOptions & DaebugFixtures, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;
+
+/** `@playwright/test`'s `test` with daebug's fixtures and step tracking. */
+export const test: DaebugTest = base.extend<DaebugOptions & DaebugFixtures & InternalFixtures>(daebugFixtures as never) as unknown as DaebugTest;

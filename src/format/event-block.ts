@@ -1,0 +1,26 @@
+import type { DaebugEvent } from '../model/schema';
+import { fence } from './fence';
+
+/** The fence info string that names an event: `Error window.onerror`, `JSON console.log`, `Text console.warn`. */
+export function eventInfo(event: DaebugEvent): string {
+  if (event.type === 'error') return `Error ${event.source}`;
+  if (event.level === 'error') return `Error ${event.source}`;
+  if (event.structured && event.source.startsWith('console.')) return `JSON ${event.source}`;
+  return `Text ${event.source}`;
+}
+
+/** An event's fence content: the stack for errors, the message (and call site, if any) for console output. */
+export function eventBody(event: DaebugEvent): string {
+  const stack = event.stack;
+  if (!stack) return event.message;
+  if (event.type === 'error') return stack.startsWith(event.message) ? stack : `${event.message}\n${stack}`;
+  const frames = stack.split('\n').filter((line) => /^\s+at\s/.test(line));
+  return frames.length ? `${event.message}\n${frames.join('\n')}` : event.message;
+}
+
+export function eventFence(event: DaebugEvent): string {
+  let body = eventBody(event);
+  if (event.snippet) body += `\n\n${event.snippet}`;
+  if (event.hint) body += `\n\n${event.hint}`;
+  return fence(eventInfo(event), body);
+}

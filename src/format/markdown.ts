@@ -1,0 +1,199 @@
+import type { Attempt, DaebugEvent, Job, Report } from '../model/schema';
+import { eventFence } from './event-block';
+import { code, fence, inline } from './fence';
+import { truncateGroup } from './truncate';
+
+export const RULE = '-'.repeat(70);
+const UNEXPECTED_LISTED = 20;
+
+export interface MarkdownOptions {
+  /** Byte budget of the whole report. */
+  maxBytes: number;
+  /** The JSON report's file name, named where content was left out. */
+  jsonFile?: string;
+}
+
+function clock(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '--:--:--';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  return `${Math.floor(ms / 60_000)}m ${Math.round((ms % 60_000) / 1000)}s`;
+}
+
+function eventFences(events: readonly DaebugEvent[]): string[] {
+  const { head, omitted, tail } = truncateGroup(events);
+  const lines = head.map(eventFence);
+  if (omitted) lines.push(`… ${omitted} more events …`);
+  lines.push(...tail.map(eventFence));
+  return lines;
+}
+
+function jobEntry(job: Job): string {
+  const lines: string[] = [];
+  const requestFrom = job.kind === 'job' ? `**agent** job ${code(job.title ?? job.id)}` : `**agent** to ${inline(job.realm)}`;
+  lines.push(`> ${requestFrom} at ${clock(job.startedAt)}`);
+  lines.push(fence('JS', job.code ?? ''));
+  lines.push('');
+  const replier = job.kind === 'job' ? 'test' : job.realm;
+  if (job.finishedAt === undefined) {
+    lines.push(`> **${inline(replier)}** to agent: unfinished`);
+    lines.push(fence('Text', 'The test ended before this job finished; the events below were captured until then.'));
+  } else {
+    lines.push(`> **${inline(replier)}** to agent at ${clock(job.finishedAt)} (${formatDuration(job.durationMs ?? 0)})`);
+    if (job.ok) lines.push(fence('JSON', job.value ?? 'undefined'));
+    else {
+      let body = job.error?.stack ?? job.error?.message ?? 'Error';
+      if (job.error?.snippet) body += `\n\n${job.error.snippet}`;
+      if (job.error?.hint) body += `\n\n${job.error.hint}`;
+      lines.push(fence('Error', body));
+    }
+  }
+  lines.push(...eventFences(job.events));
+  lines.push('', RULE, '');
+  return lines.join('\n');
+}
+
+function stepEntry(step: Job): string {
+  const lines = [`#### Step: ${inline(step.title ?? step.id)}`, ''];
+  for (const group of groupByRealm(step.events)) {
+    lines.push(`> **${inline(group[0]!.realm)}** during step at ${group[0]!.ts}`);
+    lines.push(...eventFences(group));
+  }
+  lines.push('', RULE, '');
+  return lines.join('\n');
+}
+
+function backgroundEntry(events: readonly DaebugEvent[]): string {
+  const first = events[0]!;
+  return [`> **${inline(first.realm)}** background at ${first.ts}`, ...eventFences(events), '', RULE, ''].join('\n');
+}
+
+function groupByRealm(events: readonly DaebugEvent[]): DaebugEvent[][] {
+  const groups: DaebugEvent[][] = [];
+  for (const event of events) {
+    const last = groups[groups.length - 1];
+    if (last && last[0]!.realm === event.realm) last.push(event);
+    else groups.push([event]);
+  }
+  return groups;
+}
+
+interface Entry {
+  at: number;
+  text: string;
+}
+
+/** The transcript: jobs, steps and background groups in time order. */
+function transcriptEntries(report: Attempt): Entry[] {
+  const entries: Entry[] = [];
+  for (const job of report.jobs) entries.push({ at: Date.parse(job.startedAt), text: jobEntry(job) });
+  for (const step of report.steps ?? []) entries.push({ at: Date.parse(step.startedAt), text: stepEntry(step) });
+  const background = report.events.filter((e) => e.jobId === undefined && e.stepId === undefined);
+  let run: DaebugEvent[] = [];
+  const flush = () => {
+    if (run.length) entries.push({ at: Date.parse(run[0]!.time), text: backgroundEntry(run) });
+    run = [];
+  };
+  for (const event of background) {
+    if (run.length && run[0]!.realm !== event.realm) flush();
+    run.push(event);
+  }
+  flush();
+  return entries.sort((a, b) => a.at - b.at);
+}
+
+function header(report: Attempt, options: MarkdownOptions, h: string): string[] {
+  const t = report.test;
+  const status = t.status === t.expectedStatus ? t.status : `${t.status} (expected ${t.expectedStatus})`;
+  const lines = [
+    `${h} ${inline(t.titlePath.length ? t.titlePath.join(' › ') : t.title, 300)}`,
+    '',
+    `- File: ${code(`${t.file}:${t.line}`)}`,
+    `- Status: **${inline(status)}**`,
+    `- Duration: ${formatDuration(t.duration)}`,
+    `- Strict: ${t.strict ? 'yes' : 'no'}`,
+  ];
+  if (t.project) lines.push(`- Project: ${inline(t.project)}`);
+  if (t.retry) lines.push(`- Retry: ${t.retry}`);
+  const s = report.summary;
+  lines.push(`- Events: ${s.errors} errors (${s.unexpected} unexpected), ${s.console} console, ${s.dropped} dropped`);
+  if (options.jsonFile) lines.push(`- JSON: ${code(options.jsonFile)}`);
+  if (report.capture === false) lines.push('', '> Capture was off (`daebugCapture: false`): no listeners were attached, so nothing was recorded.');
+  return lines;
+}
+
+function unexpectedSection(report: Attempt, h: string): string[] {
+  const unexpected = report.events.filter((e) => e.unexpected);
+  const lines = ['', `${h}# Unexpected errors`, ''];
+  if (!unexpected.length) {
+    lines.push('None.');
+    return lines;
+  }
+  lines.push(`${unexpected.length} unexpected ${unexpected.length === 1 ? 'error' : 'errors'}${report.test.strict ? ' (strict mode: the test fails on them)' : ' (warnings; set `daebugStrict: true` to fail on them)'}.`, '');
+  unexpected.slice(0, UNEXPECTED_LISTED).forEach((event, index) => {
+    const where = event.location ? ` at ${code(`${event.location.url}:${event.location.line}:${event.location.column}`)}` : '';
+    lines.push(`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}`);
+    lines.push(eventFence(event), '');
+  });
+  if (unexpected.length > UNEXPECTED_LISTED) lines.push(`… ${unexpected.length - UNEXPECTED_LISTED} more unexpected errors in the JSON report …`, '');
+  return lines;
+}
+
+function tailSections(report: Attempt, h: string): string[] {
+  const lines: string[] = [];
+  const dropped = report.dropped;
+  if (dropped && dropped.total) {
+    const bySource = Object.entries(dropped.bySource)
+      .map(([source, count]) => `${code(source)} ${count}`)
+      .join(', ');
+    lines.push('', `${h}# Dropped events`, '', `${dropped.total} events were dropped by daebug's limits (${bySource}), between ${dropped.firstAt ?? '?'} and ${dropped.lastAt ?? '?'}.`);
+  }
+  if (report.diagnostics?.length) {
+    lines.push('', `${h}# daebug's own diagnostics`, '');
+    for (const d of report.diagnostics) lines.push(fence(`Text ${d.code}`, d.hint ? `${d.message}\n${d.hint}` : d.message));
+  }
+  return lines;
+}
+
+function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, h = '#'): string {
+  const parts = [...header(report, options, h), ...unexpectedSection(report, h), '', `${h}# Transcript`, ''];
+  let text = parts.join('\n') + '\n';
+  const tail = tailSections(report, h).join('\n');
+  const entries = transcriptEntries(report);
+  if (!entries.length) text += report.capture === false ? 'Nothing was captured.\n' : 'No jobs and no background events.\n';
+  let used = Buffer.byteLength(text) + Buffer.byteLength(tail);
+  let shown = 0;
+  for (const entry of entries) {
+    const size = Buffer.byteLength(entry.text) + 1;
+    if (used + size > budget) break;
+    text += entry.text + '\n';
+    used += size;
+    shown++;
+  }
+  if (shown < entries.length) {
+    text += `… ${entries.length - shown} more transcript entries left out to keep this report under ${Math.round(budget / 1024)} KiB${options.jsonFile ? `; the JSON report ${code(options.jsonFile)} has every event` : ''} …\n`;
+  }
+  return text + tail + (tail ? '\n' : '');
+}
+
+/** Renders a test's report as Markdown for agents and people. Pure: same report, same text. */
+export function formatMarkdown(report: Report, options: MarkdownOptions): string {
+  const earlier = report.attempts ?? [];
+  const reserve = earlier.length ? Math.floor(options.maxBytes / 4) : 0;
+  let text = attemptBody(report, options, options.maxBytes - reserve - 2048);
+  if (earlier.length) {
+    text += `\n## Earlier attempts\n\n${earlier.length} earlier ${earlier.length === 1 ? 'attempt' : 'attempts'} of this test (retries), oldest first.\n`;
+    const each = Math.max(4096, Math.floor(reserve / earlier.length));
+    for (const attempt of earlier) {
+      const body = attemptBody(attempt, options, each, '###');
+      text += `\n${body}`;
+    }
+  }
+  return text;
+}

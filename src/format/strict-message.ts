@@ -1,0 +1,55 @@
+import type { DaebugEvent } from '../model/schema';
+
+const LISTED = 10;
+
+function topFrame(event: DaebugEvent): string | undefined {
+  const frame = event.frames?.find((f) => f.userCode) ?? event.frames?.[0];
+  if (frame) {
+    const where = frame.original ? `${frame.original.source}:${frame.original.line}:${frame.original.column}` : `${frame.url}:${frame.line}:${frame.column}`;
+    const fn = frame.original?.functionName ?? frame.functionName;
+    return fn ? `${fn} (${where})` : where;
+  }
+  const line = event.stack?.split('\n').find((l) => /^\s+at\s/.test(l));
+  if (line) return line.trim().replace(/^at\s+/, '');
+  return event.location ? `${event.location.url}:${event.location.line}:${event.location.column}` : undefined;
+}
+
+function firstLine(text: string, max = 300): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+/** One line per unexpected error: kind, realm, message, top stack frame. */
+export function describeUnexpected(events: readonly DaebugEvent[]): string[] {
+  const lines: string[] = [];
+  events.slice(0, LISTED).forEach((event, i) => {
+    lines.push(`  ${i + 1}. [${event.source}] in ${event.realm}: ${firstLine(event.message)}`);
+    const frame = topFrame(event);
+    if (frame) lines.push(`       at ${frame}`);
+    if (event.snippet) lines.push(...event.snippet.split('\n').map((l) => `       ${l}`));
+    if (event.hint) lines.push(...event.hint.split('\n').map((l) => `       ${l}`));
+  });
+  if (events.length > LISTED) lines.push(`  … and ${events.length - LISTED} more`);
+  return lines;
+}
+
+/** The failure message of a strict test with unexpected errors. */
+export function strictFailure(events: readonly DaebugEvent[], reportFile: string): string {
+  const count = events.length;
+  return [
+    `daebug: ${count} unexpected ${count === 1 ? 'error' : 'errors'} in the browser (daebugStrict):`,
+    ...describeUnexpected(events),
+    `Report: ${reportFile}`,
+    'If an error is expected, add a pattern to daebugIgnore or call daebug.expectError(pattern).',
+  ].join('\n');
+}
+
+/** The annotation a non-strict test gets when the browser had unexpected errors. */
+export function warningAnnotation(events: readonly DaebugEvent[], reportFile: string): { type: string; description: string } {
+  const count = events.length;
+  const first = events[0];
+  return {
+    type: 'daebug',
+    description: `${count} unexpected ${count === 1 ? 'error' : 'errors'}${first ? ` (first: [${first.source}] ${firstLine(first.message, 120)})` : ''}; see ${reportFile}`,
+  };
+}

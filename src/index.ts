@@ -1,0 +1,12 @@
+export { test, daebugFixtures } from './fixture';
+export type { DaebugOptions, DaebugFixtures } from './fixture';
+export { expect } from '@playwright/test';
+export { Daebug } from './daebug';
+export type { EvalTarget, ErrorsOptions } from './daebug';
+export { defaultLimits } from './options';
+export type { DaebugLimits, IgnorePattern } from './options';
+export { reportSchema, eventSchema, jobSchema, summarySchema, SCHEMA_VERSION } from './model/schema';
+export type { Report, Attempt, DaebugEvent, Job, Summary, Frame, Location, Diagnostic, Dropped } from './model/schema';
+export { reportSlug } from './slug';
+export { DaebugError, DaebugOptionsError, DaebugReportWriteError, DaebugSourceMapError, DaebugCaptureError, DaebugBrowserNotFoundError } from './errors';
+export type { DaebugErrorCode } from './errors';

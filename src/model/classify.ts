@@ -1,0 +1,36 @@
+import type { IgnorePattern } from '../options';
+
+/** Sources that are errors thrown by page or worker code, not logged by it. */
+export const UNCAUGHT_SOURCES: ReadonlySet<string> = new Set(['window.onerror', 'self.onerror', 'unhandledrejection', 'pageerror']);
+
+export interface Classifiable {
+  type: 'error' | 'console';
+  source: string;
+  message: string;
+  stack?: string | undefined;
+}
+
+/** Uncaught exceptions, unhandled rejections and console.error from page or worker code. */
+export function isUnexpectedKind(event: Classifiable): boolean {
+  return UNCAUGHT_SOURCES.has(event.source) || event.source === 'console.error';
+}
+
+export function matchesIgnore(event: Classifiable, patterns: readonly IgnorePattern[]): boolean {
+  for (const pattern of patterns) {
+    if (typeof pattern === 'string') {
+      if (pattern && (event.message.includes(pattern) || (event.stack?.includes(pattern) ?? false))) return true;
+    } else {
+      pattern.lastIndex = 0;
+      if (pattern.test(event.message)) return true;
+      pattern.lastIndex = 0;
+      if (event.stack !== undefined && pattern.test(event.stack)) return true;
+    }
+  }
+  return false;
+}
+
+export function formatClock(timeMs: number): string {
+  const d = new Date(timeMs);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+
+/** Version of the JSON report layout; bumped on any breaking change of field meaning. */
+export const SCHEMA_VERSION = 1;
+
+export const locationSchema = z.object({
+  url: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+});
+
+export const frameSchema = z.object({
+  functionName: z.string().optional(),
+  url: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  original: z
+    .object({ source: z.string(), line: z.number().int(), column: z.number().int(), functionName: z.string().optional() })
+    .optional(),
+  userCode: z.boolean().optional(),
+  unmappedReason: z.string().optional(),
+});
+
+export const eventSchema = z.object({
+  type: z.enum(['error', 'console']),
+  level: z.string().optional(),
+  source: z.string(),
+  realm: z.string(),
+  ts: z.string().regex(/^\d\d:\d\d:\d\d$/),
+  time: z.string(),
+  message: z.string(),
+  stack: z.string().optional(),
+  location: locationSchema.optional(),
+  jobId: z.string().optional(),
+  step: z.string().optional(),
+  stepId: z.string().optional(),
+  expected: z.boolean(),
+  /** true for events that count as unexpected errors (strict mode fails on them). */
+  unexpected: z.boolean().optional(),
+  /** true when the message was rendered from structured (object) arguments. */
+  structured: z.boolean().optional(),
+  frames: z.array(frameSchema).optional(),
+  snippet: z.string().optional(),
+  hint: z.string().optional(),
+});
+
+export const jobSchema = z.object({
+  id: z.string(),
+  title: z.string().optional(),
+  kind: z.enum(['eval', 'job', 'step']).optional(),
+  realm: z.string(),
+  code: z.string().optional(),
+  startedAt: z.string(),
+  finishedAt: z.string().optional(),
+  durationMs: z.number().optional(),
+  ok: z.boolean(),
+  /** false when the test ended (timeout, crash) before the job finished. */
+  finished: z.boolean().optional(),
+  value: z.string().optional(),
+  error: z
+    .object({ message: z.string(), stack: z.string().optional(), frames: z.array(frameSchema).optional(), snippet: z.string().optional(), hint: z.string().optional() })
+    .optional(),
+  events: z.array(eventSchema),
+});
+
+export const droppedSchema = z.object({
+  total: z.number().int(),
+  bySource: z.record(z.string(), z.number().int()),
+  firstAt: z.string().optional(),
+  lastAt: z.string().optional(),
+});
+
+export const diagnosticSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  hint: z.string().optional(),
+  time: z.string(),
+});
+
+export const summarySchema = z.object({
+  errors: z.number().int(),
+  unexpected: z.number().int(),
+  console: z.number().int(),
+  dropped: z.number().int(),
+  expected: z.number().int().optional(),
+});
+
+export const testInfoSchema = z.object({
+  title: z.string(),
+  titlePath: z.array(z.string()),
+  file: z.string(),
+  line: z.number().int(),
+  project: z.string(),
+  status: z.string(),
+  expectedStatus: z.string(),
+  retry: z.number().int(),
+  duration: z.number(),
+  strict: z.boolean(),
+});
+
+const reportBody = {
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  test: testInfoSchema,
+  capture: z.boolean().optional(),
+  realms: z.array(z.string()).optional(),
+  jobs: z.array(jobSchema),
+  /** `test.step` blocks that had events, rendered like jobs. */
+  steps: z.array(jobSchema).optional(),
+  events: z.array(eventSchema),
+  summary: summarySchema,
+  dropped: droppedSchema.optional(),
+  diagnostics: z.array(diagnosticSchema).optional(),
+  markdownFile: z.string().optional(),
+};
+
+export const attemptSchema = z.object(reportBody);
+
+/** The JSON report written for each test: `reports/<slug>.json`. */
+export const reportSchema = z.object({
+  ...reportBody,
+  /** Earlier attempts of the same test (retries), oldest first. */
+  attempts: z.array(attemptSchema).optional(),
+});
+
+export type Location = z.infer<typeof locationSchema>;
+export type Frame = z.infer<typeof frameSchema>;
+export type DaebugEvent = z.infer<typeof eventSchema>;
+export type Job = z.infer<typeof jobSchema>;
+export type Dropped = z.infer<typeof droppedSchema>;
+export type Diagnostic = z.infer<typeof diagnosticSchema>;
+export type Summary = z.infer<typeof summarySchema>;
+export type ReportTest = z.infer<typeof testInfoSchema>;
+export type Attempt = z.infer<typeof attemptSchema>;
+export type Report = z.infer<typeof reportSchema>;

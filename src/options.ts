@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { DaebugOptionsError } from './errors';
+
+/** Bounds on what daebug keeps for one test. Every field is optional in `daebugLimits`. */
+export interface DaebugLimits {
+  /** Events accepted per realm per second; the rest are counted as dropped. @default 100 */
+  eventsPerSecond: number;
+  /** Events kept per test: the first quarter and the most recent rest. Errors have their own equal budget. @default 1000 */
+  maxEvents: number;
+  /** Characters kept of one message. @default 1000 */
+  maxMessageLength: number;
+  /** Characters kept of one stack. @default 8000 */
+  maxStackLength: number;
+  /** Bytes of one Markdown report. @default 262144 */
+  maxReportBytes: number;
+  /** Nesting depth of serialized console arguments. @default 3 */
+  maxDepth: number;
+  /** Keys or items shown per object, array, Map or Set. @default 50 */
+  maxBreadth: number;
+}
+
+export const defaultLimits: DaebugLimits = {
+  eventsPerSecond: 100,
+  maxEvents: 1000,
+  maxMessageLength: 1000,
+  maxStackLength: 8000,
+  maxReportBytes: 256 * 1024,
+  maxDepth: 3,
+  maxBreadth: 50,
+};
+
+const positiveInt = z.number().int().positive();
+export const limitsSchema = z
+  .object({
+    eventsPerSecond: positiveInt,
+    maxEvents: positiveInt.min(10),
+    maxMessageLength: positiveInt.min(20),
+    maxStackLength: positiveInt.min(20),
+    maxReportBytes: positiveInt.min(4096),
+    maxDepth: positiveInt.max(20),
+    maxBreadth: positiveInt.max(10_000),
+  })
+  .partial()
+  .strict();
+
+export const ignoreSchema = z.array(z.union([z.string(), z.instanceof(RegExp)]));
+
+export type IgnorePattern = string | RegExp;
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = issue.path.length ? issue.path.join('.') : '';
+  return `${where ? where + ': ' : ''}${issue.message}`;
+}
+
+/** Parses a value with a schema, or throws DAEBUG_OPTIONS_INVALID naming the option and what it accepts. */
+export function parseOption<T>(name: string, schema: z.ZodType<T>, value: unknown, accepted: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details = result.error.issues.map(describeIssue).join('; ');
+  throw new DaebugOptionsError(`Invalid daebug option "${name}": ${details}. Got ${safeShow(value)}. Accepted: ${accepted}.`, {
+    context: { option: name, value: safeShow(value) },
+    hint: `Fix "${name}" in test.use() or the config's use block.`,
+  });
+}
+
+function safeShow(value: unknown): string {
+  try {
+    if (value instanceof RegExp) return String(value);
+    const text = JSON.stringify(value, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v));
+    return text === undefined ? String(value) : text.length > 200 ? text.slice(0, 200) + '…' : text;
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+export interface ResolvedOptions {
+  strict: boolean;
+  capture: boolean;
+  ignore: IgnorePattern[];
+  limits: DaebugLimits;
+}
+
+export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown }): ResolvedOptions {
+  const strict = parseOption('daebugStrict', z.boolean(), raw.strict, 'true or false');
+  const capture = parseOption('daebugCapture', z.boolean(), raw.capture, 'true or false');
+  const ignore = parseOption('daebugIgnore', ignoreSchema, raw.ignore, 'an array of strings (substrings) and RegExps');
+  const limits = parseOption(
+    'daebugLimits',
+    limitsSchema,
+    raw.limits ?? {},
+    `an object with any of ${Object.keys(defaultLimits).join(', ')} (positive integers)`,
+  );
+  return { strict, capture, ignore, limits: { ...defaultLimits, ...(stripUndefined(limits) as Partial<DaebugLimits>) } };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

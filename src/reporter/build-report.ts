@@ -1,0 +1,106 @@
+import { isUnexpectedKind } from '../model/classify';
+import { SCHEMA_VERSION, type Attempt, type DaebugEvent, type Job, type Summary } from '../model/schema';
+import type { CaptureRecord } from '../capture/recorder';
+
+export interface TestMeta {
+  title: string;
+  titlePath: string[];
+  file: string;
+  line: number;
+  project: string;
+  status: string;
+  expectedStatus: string;
+  retry: number;
+  duration: number;
+}
+
+/** A `test.step` as the reporter saw it. */
+export interface StepSpan {
+  id: string;
+  title: string;
+  startMs: number;
+  endMs: number;
+}
+
+export function summarize(events: readonly DaebugEvent[], droppedTotal: number): Summary {
+  let errors = 0;
+  let unexpected = 0;
+  let console = 0;
+  let expected = 0;
+  for (const e of events) {
+    if (e.type === 'error' || (e.source.startsWith('console.') && e.level === 'error')) errors++;
+    if (e.unexpected) unexpected++;
+    if (e.type === 'console' && e.source.startsWith('console.')) console++;
+    if (e.expected && isUnexpectedKind(e)) expected++;
+  }
+  return { errors, unexpected, console, dropped: droppedTotal, expected };
+}
+
+function innermostStep(steps: readonly StepSpan[], timeMs: number): StepSpan | undefined {
+  let found: StepSpan | undefined;
+  for (const step of steps) {
+    if (step.startMs <= timeMs && timeMs <= step.endMs && (!found || step.startMs >= found.startMs)) found = step;
+  }
+  return found;
+}
+
+/** Joins the fixture's capture record with what the runner knows of the test, and assigns events to steps. */
+export function buildAttempt(record: CaptureRecord | undefined, meta: TestMeta, steps: readonly StepSpan[]): Attempt {
+  const events = (record?.events ?? []).map((event) => ({ ...event }));
+  const stepEvents = new Map<string, DaebugEvent[]>();
+  for (const event of events) {
+    if (event.jobId !== undefined) continue;
+    const step = innermostStep(steps, Date.parse(event.time));
+    if (!step) continue;
+    event.step = step.title;
+    event.stepId = step.id;
+    const list = stepEvents.get(step.id);
+    if (list) list.push(event);
+    else stepEvents.set(step.id, [event]);
+  }
+  const byJob = new Map<string, DaebugEvent[]>();
+  for (const event of events) {
+    if (event.jobId === undefined) continue;
+    const list = byJob.get(event.jobId);
+    if (list) list.push(event);
+    else byJob.set(event.jobId, [event]);
+  }
+  const jobs: Job[] = (record?.jobs ?? []).map((job) => ({ ...job, events: byJob.get(job.id) ?? [] }));
+  const stepJobs: Job[] = steps
+    .filter((s) => stepEvents.has(s.id))
+    .map((s) => ({
+      id: s.id,
+      kind: 'step' as const,
+      title: s.title,
+      realm: 'test',
+      startedAt: new Date(s.startMs).toISOString(),
+      finishedAt: new Date(s.endMs).toISOString(),
+      durationMs: s.endMs - s.startMs,
+      ok: true,
+      events: stepEvents.get(s.id) ?? [],
+    }));
+  const dropped = record?.dropped ?? { total: 0, bySource: {} };
+  const attempt: Attempt = {
+    schemaVersion: SCHEMA_VERSION,
+    test: { ...meta, strict: record?.strict ?? false },
+    capture: record?.capture ?? false,
+    realms: record?.realms ?? [],
+    jobs,
+    steps: stepJobs,
+    events,
+    summary: summarize(events, dropped.total),
+    dropped,
+    diagnostics: record?.diagnostics ?? [],
+  };
+  if (!record) {
+    attempt.diagnostics = [
+      {
+        code: 'DAEBUG_NO_RECORD',
+        message: "This test has no daebug record: it does not use daebug's `test`, or it ended before daebug's fixture set up.",
+        hint: "Import `test` from 'daebug' (or merge daebugFixtures into your own test).",
+        time: new Date().toISOString(),
+      },
+    ];
+  }
+  return attempt;
+}

@@ -1,0 +1,193 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
+import type { CaptureRecord } from '../capture/recorder';
+import { DaebugError, debugLog } from '../errors';
+import { formatMarkdown } from '../format/markdown';
+import { formatIndexMarkdown, type IndexEntry, type RunIndex } from '../format/index-markdown';
+import { ATTACHMENT_NAME } from '../model/attachment';
+import type { Attempt, Report } from '../model/schema';
+import { OUTPUT_DIR_ENV } from '../report-path';
+import { reportSlug } from '../slug';
+import { buildAttempt, type StepSpan, type TestMeta } from './build-report';
+import { resolveReporterOptions, type DaebugReporterOptions, type ResolvedReporterOptions } from './options';
+import { cleanStaleTemps, writeAtomic } from './write';
+
+const INDEX_EVERY_MS = 2000;
+
+/** Writes `<slug>.md` and `<slug>.json` per test, plus `index.md` and `index.json`, into `outputDir`. */
+class DaebugReporter implements Reporter {
+  private readonly rawOptions: DaebugReporterOptions;
+  private options: ResolvedReporterOptions;
+  private config: FullConfig | undefined;
+  private readonly earlier = new Map<string, Attempt[]>();
+  private readonly index = new Map<string, IndexEntry>();
+  private lastIndexWrite = 0;
+  private readonly failedPaths = new Set<string>();
+  private startedAt = new Date();
+
+  constructor(options: DaebugReporterOptions = {}) {
+    this.rawOptions = options;
+    this.options = resolveReporterOptions(options, process.cwd());
+    // Workers inherit the runner's environment, so the fixture can name the report file in failure messages.
+    process.env[OUTPUT_DIR_ENV] = this.options.outputDir;
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onBegin(config: FullConfig, _suite: Suite): void {
+    this.config = config;
+    this.startedAt = new Date();
+    const configDir = config.configFile ? path.dirname(config.configFile) : config.rootDir;
+    this.options = resolveReporterOptions(this.rawOptions, configDir);
+    process.env[OUTPUT_DIR_ENV] = this.options.outputDir;
+    try {
+      fs.mkdirSync(this.options.outputDir, { recursive: true });
+      cleanStaleTemps(this.options.outputDir);
+    } catch (error) {
+      this.fail(new DaebugError('DAEBUG_REPORT_WRITE_FAILED', `daebug could not create ${this.options.outputDir}: ${(error as Error).message}`, { hint: 'Check that the reporter outputDir is writable; tests are not affected.', context: { path: this.options.outputDir } }));
+    }
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    try {
+      this.writeTest(test, result);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private slugOf(test: TestCase): string {
+    const several = (this.config?.projects.length ?? 1) > 1;
+    return reportSlug({ file: this.relativeFile(test.location.file), titles: titlesOf(test), project: several ? projectOf(test) : undefined });
+  }
+
+  private relativeFile(file: string): string {
+    const root = this.config?.rootDir ?? process.cwd();
+    return path.relative(root, file).split(path.sep).join('/');
+  }
+
+  private writeTest(test: TestCase, result: TestResult): void {
+    const slug = this.slugOf(test);
+    const meta: TestMeta = {
+      title: test.title,
+      titlePath: [this.relativeFile(test.location.file), ...titlesOf(test)],
+      file: this.relativeFile(test.location.file),
+      line: test.location.line,
+      project: projectOf(test),
+      status: result.status,
+      expectedStatus: test.expectedStatus,
+      retry: result.retry,
+      duration: result.duration,
+    };
+    const attempt = buildAttempt(readRecord(result), meta, collectSteps(result.steps));
+    const earlier = this.earlier.get(test.id) ?? [];
+    const report: Report = { ...attempt, markdownFile: `${slug}.md` };
+    if (earlier.length) report.attempts = earlier;
+    const willRetry = result.status !== 'passed' && result.status !== 'skipped' && result.retry < test.retries && result.status !== test.expectedStatus;
+    if (willRetry) this.earlier.set(test.id, [...earlier, attempt]);
+    else this.earlier.delete(test.id);
+
+    const mdFile = path.join(this.options.outputDir, `${slug}.md`);
+    const jsonFile = path.join(this.options.outputDir, `${slug}.json`);
+    writeAtomic(jsonFile, JSON.stringify(report, null, 2) + '\n');
+    writeAtomic(mdFile, formatMarkdown(report, { maxBytes: this.options.maxReportBytes, jsonFile: `${slug}.json` }));
+    this.index.set(test.id, {
+      title: test.title,
+      titlePath: meta.titlePath,
+      file: meta.file,
+      line: meta.line,
+      project: meta.project,
+      status: result.status,
+      expectedStatus: test.expectedStatus,
+      retry: result.retry,
+      attempts: earlier.length + 1,
+      duration: result.duration,
+      summary: attempt.summary,
+      markdown: `${slug}.md`,
+      json: `${slug}.json`,
+    });
+    if (Date.now() - this.lastIndexWrite > INDEX_EVERY_MS) this.writeIndex('running');
+  }
+
+  onEnd(result: FullResult): void {
+    this.writeIndex(result.status);
+  }
+
+  private writeIndex(status: string): void {
+    this.lastIndexWrite = Date.now();
+    const index: RunIndex = {
+      schemaVersion: 1,
+      status,
+      interrupted: status === 'interrupted',
+      startedAt: this.startedAt.toISOString(),
+      updatedAt: new Date().toISOString(),
+      outputDir: this.options.outputDir,
+      tests: [...this.index.values()],
+    };
+    try {
+      fs.mkdirSync(this.options.outputDir, { recursive: true });
+      writeAtomic(path.join(this.options.outputDir, 'index.json'), JSON.stringify(index, null, 2) + '\n');
+      writeAtomic(path.join(this.options.outputDir, 'index.md'), formatIndexMarkdown(index));
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  // Playwright swallows a reporter's errors, so daebug reports its own, once per path, and never fails the tests.
+  private fail(error: unknown): void {
+    debugLog(error);
+    const key = error instanceof DaebugError ? String(error.context['path'] ?? error.message) : String(error);
+    if (this.failedPaths.has(key)) return;
+    this.failedPaths.add(key);
+    const text = error instanceof DaebugError ? `${error.code}: ${error.message}` : `daebug reporter: ${error instanceof Error ? error.stack : String(error)}`;
+    process.stderr.write(`${text}\n`);
+  }
+}
+
+function projectOf(test: TestCase): string {
+  let suite: Suite | undefined = test.parent;
+  while (suite) {
+    const project = suite.project();
+    if (project) return project.name;
+    suite = suite.parent;
+  }
+  return '';
+}
+
+/** describe titles and the test title, without the root, project and file suites. */
+function titlesOf(test: TestCase): string[] {
+  const titles: string[] = [];
+  let suite: Suite | undefined = test.parent;
+  while (suite && suite.type === 'describe') {
+    titles.unshift(suite.title);
+    suite = suite.parent;
+  }
+  return [...titles, test.title];
+}
+
+function readRecord(result: TestResult): CaptureRecord | undefined {
+  const attachment = result.attachments.find((a) => a.name === ATTACHMENT_NAME && (a.body || a.path));
+  if (!attachment) return undefined;
+  try {
+    const text = attachment.body ? attachment.body.toString('utf8') : fs.readFileSync(attachment.path!, 'utf8');
+    return JSON.parse(text) as CaptureRecord;
+  } catch (error) {
+    debugLog(error);
+    return undefined;
+  }
+}
+
+function collectSteps(steps: readonly TestStep[], out: StepSpan[] = [], prefix = 's'): StepSpan[] {
+  steps.forEach((step, i) => {
+    const id = `${prefix}${i + 1}`;
+    if (step.category === 'test.step') out.push({ id: `step-${id}`, title: step.title, startMs: step.startTime.getTime(), endMs: step.startTime.getTime() + Math.max(0, step.duration) });
+    collectSteps(step.steps, out, `${id}.`);
+  });
+  return out;
+}
+
+export default DaebugReporter;
+export { DaebugReporter };

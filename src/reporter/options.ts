@@ -1,0 +1,45 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { parseOption } from '../options';
+import { DaebugOptionsError } from '../errors';
+
+/** Options of `['daebug/reporter', { ... }]`. */
+export interface DaebugReporterOptions {
+  /** Folder for the per-test reports and the index, resolved against the config's folder. @default 'reports' */
+  outputDir?: string;
+  /** Byte budget of one Markdown report. @default 262144 */
+  maxReportBytes?: number;
+}
+
+const KNOWN = ['outputDir', 'maxReportBytes'];
+
+const schema = z.object({
+  outputDir: z.string().min(1).optional(),
+  maxReportBytes: z.number().int().min(4096).optional(),
+});
+
+export interface ResolvedReporterOptions {
+  outputDir: string;
+  maxReportBytes: number;
+}
+
+export function resolveReporterOptions(raw: unknown, configDir: string): ResolvedReporterOptions {
+  const input = (raw ?? {}) as Record<string, unknown>;
+  if (typeof input !== 'object' || Array.isArray(input)) {
+    throw new DaebugOptionsError(`Invalid daebug/reporter options: expected an object, got ${JSON.stringify(raw)}. Accepted: { ${KNOWN.join(', ')} }.`);
+  }
+  // Playwright adds its own keys (configDir and underscored internals) to every reporter's options.
+  const own = Object.fromEntries(Object.entries(input).filter(([key]) => key !== 'configDir' && !key.startsWith('_')));
+  for (const key of Object.keys(own)) {
+    if (!KNOWN.includes(key)) {
+      throw new DaebugOptionsError(`Unknown daebug/reporter option "${key}". Accepted: ${KNOWN.join(', ')}.`, {
+        context: { option: key },
+        hint: 'Check the spelling in the reporter entry of playwright.config.',
+      });
+    }
+  }
+  const outputDir = parseOption('outputDir', schema.shape.outputDir, own['outputDir'], 'a non-empty folder path, e.g. "reports"');
+  const maxReportBytes = parseOption('maxReportBytes', schema.shape.maxReportBytes, own['maxReportBytes'], 'an integer of at least 4096 (bytes)');
+  const baseDir = typeof input['configDir'] === 'string' ? input['configDir'] : configDir;
+  return { outputDir: path.resolve(baseDir, outputDir ?? 'reports'), maxReportBytes: maxReportBytes ?? 256 * 1024 };
+}

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DaebugReportWriteError, debugLog } from '../errors';
+
+const TEMP_MARK = '.daebug-tmp-';
+let counter = 0;
+
+/** Writes a file whole or not at all: a temp file next to it, then a rename. */
+export function writeAtomic(file: string, content: string): void {
+  const temp = `${file}${TEMP_MARK}${process.pid}-${++counter}`;
+  try {
+    fs.writeFileSync(temp, content);
+    fs.renameSync(temp, file);
+  } catch (error) {
+    try {
+      fs.rmSync(temp, { force: true });
+    } catch {
+      // Nothing more to clean; the write error below says what went wrong.
+    }
+    throw new DaebugReportWriteError(file, error);
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes temp files that a crashed run left behind; temp files of live processes stay. */
+export function cleanStaleTemps(dir: string): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const at = name.indexOf(TEMP_MARK);
+    if (at === -1) continue;
+    const pid = Number.parseInt(name.slice(at + TEMP_MARK.length), 10);
+    if (Number.isFinite(pid) && pid !== process.pid && processAlive(pid)) continue;
+    if (pid === process.pid) continue;
+    try {
+      fs.rmSync(path.join(dir, name), { force: true });
+      removed++;
+    } catch (error) {
+      debugLog(error);
+    }
+  }
+  return removed;
+}

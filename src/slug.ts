@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+
+const MAX_SLUG = 120;
+
+export interface SlugParts {
+  /** Spec file path relative to the config's rootDir, with forward slashes. */
+  file: string;
+  /** describe titles and the test title, without the file and project. */
+  titles: readonly string[];
+  /** Project name, given only when the config has several projects. */
+  project?: string | undefined;
+}
+
+function clean(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/\.{2,}/g, '.')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '');
+}
+
+/**
+ * A file name (without extension) for a test's report: readable, only `[a-z0-9._-]`, at most 120 characters,
+ * and unique through a hash of the exact file, titles and project (so titles that differ only by case or
+ * by characters that clean away still get their own file).
+ */
+export function reportSlug(parts: SlugParts): string {
+  const hash = createHash('sha1')
+    .update(JSON.stringify([parts.file, parts.titles, parts.project ?? '']))
+    .digest('hex')
+    .slice(0, 8);
+  const file = clean(parts.file.replace(/\.(spec|test)\.[cm]?[jt]sx?$/, '').replace(/\.[cm]?[jt]sx?$/, ''));
+  const readable = [file, ...parts.titles.map(clean), parts.project ? clean(parts.project) : ''].filter(Boolean).join('-');
+  const room = MAX_SLUG - hash.length - 1;
+  const head = readable.slice(0, room).replace(/[-.]+$/, '');
+  return head ? `${head}-${hash}` : hash;
+}
