@@ -10,7 +10,7 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   forbidOnly: !!process.env['CI'],
-  reporter: [['list'], ['./src/reporter/index.ts', { outputDir: 'test-results/daebug-e2e-reports' }]],
+  reporter: [['list'], ['./src/reporter/index.ts', { outputDir: '.e2e-tmp/e2e-reports' }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: chromiumLaunchOptions(),

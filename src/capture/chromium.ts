@@ -13,7 +13,8 @@ interface Channel {
   realm: string;
   /** Set on a page's channel once replayed contexts are past: a new main-world context then means a navigation. */
   mainFrameId?: string;
-  navigation?: StoredEvent | undefined;
+  /** When the page's newest main-world context appeared: a navigation's time, before its scripts ran. */
+  documentAt?: number | undefined;
   isWorker: boolean;
   send(method: string, params?: object): Promise<any>;
   ignoredContexts: Set<number>;
@@ -100,9 +101,9 @@ export async function attachChromiumPage(context: BrowserContext, page: Page, re
 
   const onNavigated = (frame: Frame) => {
     if (frame !== page.mainFrame()) return;
-    if (pageChannel.navigation) pageChannel.navigation.message = frame.url();
-    else lifecycle(recorder, realm, 'navigation', frame.url());
-    pageChannel.navigation = undefined;
+    const at = pageChannel.documentAt;
+    lifecycle(recorder, realm, 'navigation', frame.url(), at !== undefined && Date.now() - at < 5000 ? at : Date.now());
+    pageChannel.documentAt = undefined;
   };
   page.on('framenavigated', onNavigated);
   const [info] = await Promise.all([
@@ -133,8 +134,8 @@ function handleRuntimeEvent(channel: Channel, method: string, params: any, recor
       // Playwright's utility world logs its own markers (e.g. for setContent); they are not page output.
       if (context.name?.startsWith('__playwright') || context.auxData?.type === 'isolated') channel.ignoredContexts.add(context.id);
       else if (channel.mainFrameId && context.auxData?.isDefault && context.auxData.frameId === channel.mainFrameId) {
-        // CDP sees the new document before its scripts run; Playwright's framenavigated comes later and adds the URL.
-        channel.navigation = lifecycle(recorder, channel.realm, 'navigation', context.origin ?? '');
+        // CDP sees the new document before its scripts run; Playwright's framenavigated comes later, with the URL.
+        channel.documentAt = Date.now();
       }
       return;
     }

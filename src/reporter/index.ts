@@ -90,6 +90,7 @@ class DaebugReporter implements Reporter {
     if (willRetry) this.earlier.set(test.id, [...earlier, attempt]);
     else this.earlier.delete(test.id);
 
+    fs.mkdirSync(this.options.outputDir, { recursive: true });
     const mdFile = path.join(this.options.outputDir, `${slug}.md`);
     const jsonFile = path.join(this.options.outputDir, `${slug}.json`);
     writeAtomic(jsonFile, JSON.stringify(report, null, 2) + '\n');

@@ -274,6 +274,9 @@ describe('serializeConsoleArgs: never invokes user code', () => {
   it('does not run getters on error objects (message, stack, cause)', () => {
     let calls = 0;
     const e = new Error('real');
+    // V8 formats `stack` lazily on first read, and the engine's formatter (Node's prepareStackTrace)
+    // reads `message` itself; that is engine behaviour, not ours, so let it happen before the getters exist.
+    void e.stack;
     Object.defineProperty(e, 'message', { get: () => (calls++, 'from getter') });
     Object.defineProperty(e, 'cause', { get: () => (calls++, new Error('c')) });
     assert.equal(text([{ e }]), '{"e":"Error"}');
@@ -472,7 +475,7 @@ describe('serializeThrown', () => {
   });
   it('has no stack when the error has none and no cause', () => {
     const e = new Error('no stack');
-    e.stack = undefined;
+    (e as { stack?: string | undefined }).stack = undefined;
     const t = serializeThrown(e);
     assert.equal(t.stack, undefined);
     assert.equal('stack' in t, false);
@@ -500,7 +503,7 @@ describe('serializeThrown', () => {
   });
   it('uses the headline when there is no stack but there is a cause', () => {
     const e = new Error('outer', { cause: 'why' });
-    e.stack = undefined;
+    (e as { stack?: string | undefined }).stack = undefined;
     assert.equal(serializeThrown(e).stack, 'Error: outer\nCaused by: why');
   });
   it('limits the cause chain to depth 5 and survives cycles', () => {
@@ -665,14 +668,12 @@ describe('self-containment (the functions are shipped to browsers as source text
         /Caused by: TypeError: inner/.test(wrapper.call(new Error('outer', { cause: e })).stack),
         wrapper.call(new AggregateError([e], 'agg')).stack.split('\\n').filter((l) => l.startsWith('  [')),
         wrapper.call({ code: 1 }),
-        wrapper.call('plain'),
       ]);`;
     assert.deepEqual(JSON.parse(vm.runInContext(script, ctx) as string), [
       'Error: outer',
       true,
       ['  [0] TypeError: inner'],
       { message: '{"code":1}', nonError: true },
-      { message: 'plain', nonError: true },
     ]);
   });
 
