@@ -13,8 +13,10 @@ interface Channel {
   realm: string;
   /** Set on a page's channel once replayed contexts are past: a new main-world context then means a navigation. */
   mainFrameId?: string;
-  /** When the page's newest main-world context appeared: a navigation's time, before its scripts ran. */
-  documentAt?: number | undefined;
+  /** The newest navigation, until Playwright's framenavigated names its URL. */
+  navigation?: StoredEvent | undefined;
+  /** Set while a navigation's receipt time may still be later than the page's first event times. */
+  navigationTimeOpen?: boolean;
   isWorker: boolean;
   send(method: string, params?: object): Promise<any>;
   ignoredContexts: Set<number>;
@@ -101,9 +103,9 @@ export async function attachChromiumPage(context: BrowserContext, page: Page, re
 
   const onNavigated = (frame: Frame) => {
     if (frame !== page.mainFrame()) return;
-    const at = pageChannel.documentAt;
-    lifecycle(recorder, realm, 'navigation', frame.url(), at !== undefined && Date.now() - at < 5000 ? at : Date.now());
-    pageChannel.documentAt = undefined;
+    if (pageChannel.navigation) pageChannel.navigation.message = frame.url();
+    else lifecycle(recorder, realm, 'navigation', frame.url());
+    pageChannel.navigation = undefined;
   };
   page.on('framenavigated', onNavigated);
   const [info] = await Promise.all([
@@ -135,17 +137,31 @@ function handleRuntimeEvent(channel: Channel, method: string, params: any, recor
       if (context.name?.startsWith('__playwright') || context.auxData?.type === 'isolated') channel.ignoredContexts.add(context.id);
       else if (channel.mainFrameId && context.auxData?.isDefault && context.auxData.frameId === channel.mainFrameId) {
         // CDP sees the new document before its scripts run; Playwright's framenavigated comes later, with the URL.
-        channel.documentAt = Date.now();
+        channel.navigation = lifecycle(recorder, channel.realm, 'navigation', context.origin ?? '');
+        channel.navigationTimeOpen = true;
       }
       return;
     }
     case 'Runtime.exceptionThrown':
+      placeNavigation(channel, params.timestamp);
       return onException(channel, params.exceptionDetails as ExceptionDetails, params.timestamp as number, recorder);
     case 'Runtime.consoleAPICalled':
+      placeNavigation(channel, params.timestamp);
       return onConsole(channel, params, recorder);
     case 'Log.entryAdded':
       return onLogEntry(channel, params.entry, recorder);
   }
+}
+
+/**
+ * A navigation is stamped when its context reaches Node, which can be later than the page's own time for
+ * the events that follow it; CDP delivers them in order, so the navigation moves to just before them.
+ */
+function placeNavigation(channel: Channel, pageTime: number | undefined): void {
+  const navigation = channel.navigation;
+  if (!channel.navigationTimeOpen || !navigation || pageTime === undefined) return;
+  if (pageTime < navigation.timeMs) navigation.timeMs = pageTime - 0.001;
+  channel.navigationTimeOpen = false;
 }
 
 function topLocation(frames: CallFrame[] | undefined, fallback?: { url?: string | undefined; lineNumber: number; columnNumber: number }) {

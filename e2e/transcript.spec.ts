@@ -1,0 +1,290 @@
+import { test, expect } from '@playwright/test';
+import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
+
+// One inline run holds every scenario; each test below reads the report of one scenario.
+const spec = `
+import { test, expect } from 'daebug';
+
+test('side-effect error', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  const value = await daebug.eval(page, async () => {
+    setTimeout(() => { throw new Error('background error'); }, 10);
+    await new Promise((r) => setTimeout(r, 100));
+    return 'success';
+  });
+  expect(value).toBe('success');
+});
+
+test('forgotten rejection', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  await daebug.eval(page, async () => {
+    Promise.reject(new Error('forgotten rejection'));
+    await new Promise((r) => setTimeout(r, 50));
+    return 'completed';
+  });
+});
+
+test('multiple concurrent errors', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  await daebug.eval(page, async () => {
+    for (let i = 0; i < 3; i++) setTimeout(() => { throw new Error('error ' + i); }, i * 30);
+    await new Promise((r) => setTimeout(r, 200));
+    return 'done';
+  });
+});
+
+test('special values', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  await daebug.eval(page, () => function myFunc() {});
+  await daebug.eval(page, () => undefined);
+  await daebug.eval(page, () => ({ a: [1, 'two'], b: null }));
+  await daebug.eval(page, '1 + 2');
+});
+
+test('eval error is not duplicated', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  await expect(daebug.eval(page, () => { throw new TypeError('eval itself failed'); })).rejects.toThrow('eval itself failed');
+  await daebug.eval(page, () => new Promise((_, reject) => setTimeout(() => reject(new Error('async eval failure')), 10))).catch(() => {});
+  await page.waitForTimeout(100);
+});
+
+test('errors do not leak into the next job', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  await daebug.eval(page, async () => { setTimeout(() => { throw new Error('first job error'); }); await new Promise((r) => setTimeout(r, 50)); });
+  await daebug.eval(page, () => 'clean second job');
+});
+
+test('console fences', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  await daebug.eval(page, () => {
+    console.log('plain text');
+    console.log('structured', { answer: 42, list: [1, 2] });
+    console.info('an info');
+    console.warn('a warning');
+    console.error('an error from a library');
+    console.debug('a debug line');
+  });
+});
+
+test('background only', async ({ page }) => {
+  await page.goto('/background.html');
+  await page.waitForTimeout(200);
+});
+
+test('truncation', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  await daebug.eval(page, () => { for (let i = 1; i <= 15; i++) console.log('tick ' + i); });
+});
+
+test('worker realm', async ({ page, daebug }) => {
+  await page.goto('/worker.html');
+  await daebug.eval(page, () => (window as any).send('log'));
+  await daebug.eval(page, () => (window as any).send('throw'));
+  await daebug.eval(page, () => (window as any).send('reject'));
+  await daebug.eval(page, () => (window as any).send('error'));
+  await page.waitForTimeout(100);
+  const worker = page.workers()[0]!;
+  expect(await daebug.eval(worker, () => typeof (self as any).importScripts)).toBe('function');
+});
+
+test('action block job and steps', async ({ page, daebug }) => {
+  await page.goto('/background.html');
+  await page.waitForTimeout(100);
+  await daebug.job('click the boom button', async () => {
+    await page.click('#boom');
+    await page.waitForTimeout(100);
+  });
+  await test.step('reject from a step', async () => {
+    await page.click('#reject');
+    await page.waitForTimeout(100);
+  });
+});
+
+test('popup realm', async ({ page }) => {
+  await page.goto('/index.html');
+  const [popup] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.evaluate(() => { window.open('/index.html'); }),
+  ]);
+  await popup.waitForLoadState();
+  await popup.evaluate(() => { setTimeout(() => { throw new Error('popup error'); }); });
+  await popup.waitForTimeout(100);
+});
+
+test('non-error throws', async ({ page }) => {
+  await page.goto('/index.html');
+  await page.evaluate(() => {
+    setTimeout(() => { throw 'a plain string'; });
+    Promise.reject(undefined);
+    Promise.reject({ code: 1 });
+  });
+  await page.waitForTimeout(200);
+});
+
+test('errors api', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  await page.evaluate(() => { for (let i = 0; i < 25; i++) setTimeout(() => { throw new Error('numbered ' + i); }); });
+  await page.waitForTimeout(200);
+  const recent = daebug.errors();
+  expect(recent).toHaveLength(20);
+  expect(recent[0]!.message).toContain('numbered 5');
+  expect(recent[19]!.message).toContain('numbered 24');
+  expect(daebug.errors({ limit: 3 }).map((e) => e.message)).toEqual(['Error: numbered 22', 'Error: numbered 23', 'Error: numbered 24']);
+  expect(daebug.events().filter((e) => e.type === 'error')).toHaveLength(25);
+});
+
+test('chromium log lines', async ({ page }) => {
+  await page.goto('/index.html');
+  await page.evaluate(() => fetch('/status?code=404').then(() => {}));
+  await page.waitForTimeout(100);
+});
+`;
+
+test.describe.configure({ mode: 'default' });
+
+let run: InlineRunResult;
+const report = (title: string) => {
+  const found = Object.values(run.reports).find((r: any) => r.test.title === title);
+  if (!found) throw new Error(`no report for ${title}\n${run.output}`);
+  return found as any;
+};
+const markdown = (title: string) => run.markdown[report(title).markdownFile] as string;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  run = await runInlineTest({ 'transcript.spec.ts': spec }, { configExtra: 'workers: 2, fullyParallel: true,' });
+});
+
+test('every scenario ran and passed', () => {
+  expect(run.exitCode, run.output).toBe(0);
+  expect(Object.keys(run.reports)).toHaveLength(15);
+  expect(run.index.tests).toHaveLength(15);
+});
+
+test('seed 000: a side-effect error travels with the successful result', () => {
+  const r = report('side-effect error');
+  expect(r.jobs).toHaveLength(1);
+  expect(r.jobs[0].ok).toBe(true);
+  expect(r.jobs[0].value).toBe('"success"');
+  expect(r.jobs[0].events.map((e: any) => [e.source, e.message])).toEqual([['window.onerror', 'Error: background error']]);
+  const md = markdown('side-effect error');
+  expect(md).toMatch(/> \*\*page\*\* to agent at \d\d:\d\d:\d\d \(\d+ms\)\n```JSON\n"success"\n```\n```Error window.onerror\nError: background error\n/);
+});
+
+test('seed 000: a forgotten rejection is an unhandledrejection of the job', () => {
+  const r = report('forgotten rejection');
+  expect(r.jobs[0].value).toBe('"completed"');
+  expect(r.jobs[0].events.map((e: any) => e.source)).toEqual(['unhandledrejection']);
+  expect(markdown('forgotten rejection')).toContain('```Error unhandledrejection\nError: forgotten rejection');
+});
+
+test('seed 000: multiple errors are all kept, in order', () => {
+  const r = report('multiple concurrent errors');
+  expect(r.jobs[0].events.map((e: any) => e.message)).toEqual(['Error: error 0', 'Error: error 1', 'Error: error 2']);
+});
+
+test('seed 000: functions and undefined have readable values', () => {
+  const values = report('special values').jobs.map((j: any) => j.value);
+  expect(values).toEqual(['function myFunc() {}', 'undefined', '{"a":[1,"two"],"b":null}', '3']);
+  expect(report('special values').jobs[3].code).toBe('1 + 2');
+});
+
+test('seed 002: eval errors are the job error, never also a background event', () => {
+  const r = report('eval error is not duplicated');
+  expect(r.jobs.map((j: any) => j.ok)).toEqual([false, false]);
+  expect(r.jobs[0].error.message).toContain('TypeError: eval itself failed');
+  expect(r.jobs[1].error.message).toContain('async eval failure');
+  expect(r.events.filter((e: any) => e.type === 'error')).toEqual([]);
+  expect(markdown('eval error is not duplicated')).toMatch(/```Error\nTypeError: eval itself failed/);
+});
+
+test('seed 000: the buffer is per job', () => {
+  const r = report('errors do not leak into the next job');
+  expect(r.jobs[0].events).toHaveLength(1);
+  expect(r.jobs[1].events).toEqual([]);
+  expect(r.jobs[1].value).toBe('"clean second job"');
+});
+
+test('seed 002: console output gets fences named by level and shape', () => {
+  const md = markdown('console fences');
+  for (const fence of ['```Text console.log\nplain text', '```JSON console.log\nstructured {"answer":42,"list":[1,2]}', '```Text console.info\nan info', '```Text console.warn\na warning', '```Error console.error\nan error from a library', '```Text console.debug\na debug line']) {
+    expect(md).toContain(fence);
+  }
+  const r = report('console fences');
+  expect(r.summary).toMatchObject({ console: 6, unexpected: 1 });
+  expect(r.events.find((e: any) => e.source === 'console.error').unexpected).toBe(true);
+});
+
+test('seed 002: events outside jobs are background blocks of their realm', () => {
+  const md = markdown('background only');
+  expect(md).toMatch(/> \*\*page\*\* background at \d\d:\d\d:\d\d\n```Text navigation\n/);
+  expect(md).toContain('```Error window.onerror\nError: background timer error');
+  expect(md).toContain('```Error unhandledrejection\nError: forgotten rejection');
+  expect(md).toContain('```JSON console.log\npage loaded {"items":[1,2,3],"nested":{"deep":true}}');
+  const r = report('background only');
+  expect(r.jobs).toEqual([]);
+  expect(r.events.every((e: any) => e.jobId === undefined)).toBe(true);
+});
+
+test('seed 002: more than 10 events show the first 2, a count, and the last 8', () => {
+  const md = markdown('truncation');
+  const block = md.slice(md.indexOf('> **page** to agent'));
+  const ticks = [...block.matchAll(/```Text console\.log\ntick (\d+)\n```/g)].map((m) => Number(m[1]));
+  expect(ticks).toEqual([1, 2, 8, 9, 10, 11, 12, 13, 14, 15]);
+  expect(block).toContain('… 5 more events …');
+  expect(report('truncation').jobs[0].events).toHaveLength(15);
+});
+
+test('seed 002: worker events carry the worker realm and self.onerror', () => {
+  const r = report('worker realm');
+  const worker = r.events.filter((e: any) => e.realm === 'worker:worker.js');
+  expect(worker.map((e: any) => e.source)).toEqual(expect.arrayContaining(['worker.start', 'console.info', 'console.log', 'self.onerror', 'unhandledrejection', 'console.error']));
+  expect(r.realms).toEqual(expect.arrayContaining(['page', 'worker:worker.js']));
+  const evalInWorker = r.jobs[r.jobs.length - 1];
+  expect(evalInWorker.realm).toBe('worker:worker.js');
+  expect(evalInWorker.value).toBe('"function"');
+  const md = markdown('worker realm');
+  expect(md).toContain('```Error self.onerror\nError: worker uncaught');
+  expect(md).toContain('> **agent** to worker:worker.js at');
+  expect(md).toContain('> **worker:worker.js** to agent at');
+});
+
+test('action blocks are jobs and step events sit under the step', () => {
+  const r = report('action block job and steps');
+  const job = r.jobs.find((j: any) => j.title === 'click the boom button');
+  expect(job.events.map((e: any) => e.message)).toEqual(['Error: clicked boom']);
+  const rejection = r.events.find((e: any) => e.message === 'Error: clicked rejection');
+  expect(rejection.step).toBe('reject from a step');
+  expect(rejection.jobId).toBeUndefined();
+  const md = markdown('action block job and steps');
+  expect(md).toContain('> **agent** job `click the boom button` at');
+  expect(md).toContain('#### Step: reject from a step');
+});
+
+test('popups are captured as page-2', () => {
+  const r = report('popup realm');
+  expect(r.events.find((e: any) => e.message === 'Error: popup error').realm).toBe('page-2');
+});
+
+test('non-Error throws and rejections still have useful messages', () => {
+  const errors = report('non-error throws').events.filter((e: any) => e.type === 'error');
+  expect(errors.map((e: any) => [e.source, e.message])).toEqual(
+    expect.arrayContaining([
+      ['window.onerror', 'a plain string'],
+      ['unhandledrejection', 'undefined'],
+      ['unhandledrejection', '{"code":1}'],
+    ]),
+  );
+});
+
+test('errors() returns the most recent, oldest first', () => {
+  expect(report('errors api').test.status).toBe('passed');
+});
+
+test("Chromium's own log lines have a source of their own and are not unexpected", () => {
+  const r = report('chromium log lines');
+  const log = r.events.find((e: any) => e.source.startsWith('browser.'));
+  expect(log.message).toContain('404');
+  expect(log.unexpected).toBeUndefined();
+  expect(r.summary.unexpected).toBe(0);
+});
