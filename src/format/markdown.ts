@@ -177,7 +177,7 @@ function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, 
     shown++;
   }
   if (shown < entries.length) {
-    text += `… ${entries.length - shown} more transcript entries left out to keep this report under ${Math.round(budget / 1024)} KiB${options.jsonFile ? `; the JSON report ${code(options.jsonFile)} has every event` : ''} …\n`;
+    text += `… ${entries.length - shown} more transcript entries left out to keep this report under ${Math.round(options.maxBytes / 1024)} KiB${options.jsonFile ? `; the JSON report ${code(options.jsonFile)} has every event` : ''} …\n`;
   }
   return text + tail + (tail ? '\n' : '');
 }

@@ -1,0 +1,89 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { BoundedLog } from '../../src/capture/bounded-log';
+import { formatPrimitiveArgs, previewText } from '../../src/capture/remote-object';
+import { matchesIgnore } from '../../src/model/classify';
+import { Recorder } from '../../src/capture/recorder';
+import { defaultLimits } from '../../src/options';
+import { messageFromStack } from '../../src/capture/chromium';
+
+describe('BoundedLog', () => {
+  it('keeps the first items and the most recent, counting what fell between', () => {
+    const log = new BoundedLog<number>(2, 3);
+    for (let i = 1; i <= 10; i++) log.push(i);
+    assert.deepEqual(log.toArray(), [1, 2, 8, 9, 10]);
+    assert.equal(log.evicted, 5);
+  });
+});
+
+describe('formatPrimitiveArgs', () => {
+  const s = (value: string) => ({ type: 'string', value });
+  const n = (value: number) => ({ type: 'number', value });
+  it('applies format specifiers like the console', () => {
+    assert.equal(formatPrimitiveArgs([s('%s has %d items%c!'), s('cart'), n(3.7), s('color: red')]), 'cart has 3 items!');
+    assert.equal(formatPrimitiveArgs([s('100%% done'), n(1)]), '100% done 1');
+    assert.equal(formatPrimitiveArgs([s('a'), { type: 'undefined' }, { type: 'object', subtype: 'null' }, { type: 'bigint', unserializableValue: '5n' }]), 'a undefined null 5n');
+  });
+  it('renders a preview as JSON-like text', () => {
+    const text = previewText({ type: 'object', preview: { properties: [{ name: 'a', type: 'number', value: '1' }, { name: 'b', type: 'string', value: 'x' }] } });
+    assert.equal(text, '{"a":1,"b":"x"}');
+  });
+});
+
+describe('matchesIgnore', () => {
+  const e = { type: 'error' as const, source: 'window.onerror', message: 'Error: ResizeObserver loop limit exceeded', stack: 'Error: x\n    at vendor.js:1:1' };
+  it('matches substrings and regexps against message and stack', () => {
+    assert.ok(matchesIgnore(e, ['ResizeObserver']));
+    assert.ok(matchesIgnore(e, [/vendor\.js/]));
+    assert.ok(!matchesIgnore(e, ['nothing', /nope/]));
+  });
+  it('is not fooled by a global regexp lastIndex', () => {
+    const re = /ResizeObserver/g;
+    assert.ok(matchesIgnore(e, [re]));
+    assert.ok(matchesIgnore(e, [re]));
+  });
+});
+
+describe('Recorder', () => {
+  const options = { strict: false, capture: true, ignore: [], limits: { ...defaultLimits, eventsPerSecond: 5, maxEvents: 12 } };
+  it('drops what exceeds the per-realm rate and counts it by source', () => {
+    const recorder = new Recorder(options);
+    for (let i = 0; i < 8; i++) recorder.add({ type: 'console', source: 'console.log', realm: 'page', timeMs: 1000, message: `m${i}` });
+    recorder.add({ type: 'console', source: 'console.log', realm: 'worker:w.js', timeMs: 1000, message: 'other realm' });
+    assert.equal(recorder.events().length, 6);
+    assert.equal(recorder.dropped.total, 3);
+    assert.deepEqual(recorder.dropped.bySource, { 'console.log': 3 });
+  });
+  it('never lets console noise push out errors', () => {
+    const recorder = new Recorder({ ...options, limits: { ...options.limits, eventsPerSecond: 1e6 } });
+    recorder.add({ type: 'error', source: 'window.onerror', realm: 'page', timeMs: 1, message: 'the error' });
+    for (let i = 0; i < 100; i++) recorder.add({ type: 'console', source: 'console.log', realm: 'page', timeMs: 2 + i, message: `noise ${i}` });
+    const events = recorder.events();
+    assert.ok(events.some((e) => e.message === 'the error'));
+    assert.equal(events.length, 13);
+  });
+  it('assigns events to the innermost job by time and marks expected ones', () => {
+    const recorder = new Recorder({ ...options, ignore: ['benign'] });
+    const job = recorder.startSpan('eval', 'page', { code: 'x' });
+    recorder.add({ type: 'error', source: 'unhandledrejection', realm: 'page', timeMs: Date.now(), message: 'benign failure' });
+    recorder.finishSpan(job, { ok: true, value: '1' });
+    recorder.add({ type: 'error', source: 'window.onerror', realm: 'page', timeMs: Date.now() + 10, message: 'later' });
+    const [inJob, later] = recorder.events();
+    assert.equal(inJob!.jobId, job.id);
+    assert.equal(inJob!.expected, true);
+    assert.equal(inJob!.unexpected, undefined);
+    assert.equal(later!.jobId, undefined);
+    assert.equal(later!.unexpected, true);
+  });
+  it('cuts long messages with a marker that gives the original length', () => {
+    const recorder = new Recorder({ ...options, limits: { ...options.limits, maxMessageLength: 20 } });
+    recorder.add({ type: 'console', source: 'console.log', realm: 'page', timeMs: 1, message: 'y'.repeat(50) });
+    assert.equal(recorder.events()[0]!.message, `${'y'.repeat(20)} …[truncated, 50 chars]`);
+  });
+});
+
+describe('messageFromStack', () => {
+  it('keeps multi-line messages and drops frames', () => {
+    assert.equal(messageFromStack('Error: line one\nline two\n    at f (a.js:1:1)'), 'Error: line one\nline two');
+  });
+});
