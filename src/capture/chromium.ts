@@ -8,13 +8,16 @@ import type { RealmNames } from './realms';
 const CONSOLE_FN = `function (limits, ...args) { return (${serializeConsoleArgs.toString()})(args, limits); }`;
 const THROWN_FN = `function (limits) { return (${serializeThrown.toString()})(this, limits); }`;
 const RELEASE_EVERY = 500;
+const PAIRING_MS = 2000;
 
 interface Channel {
   realm: string;
   /** Set on a page's channel once replayed contexts are past: a new main-world context then means a navigation. */
   mainFrameId?: string;
-  /** The newest navigation, until Playwright's framenavigated names its URL. */
+  /** The newest navigation, whose time may still move to just before the page's first event. */
   navigation?: StoredEvent | undefined;
+  /** A navigation event that still waits for its other half: the URL (from Playwright) or the new context (from CDP). */
+  unpaired?: { event: StoredEvent; waitsFor: 'url' | 'context'; at: number } | undefined;
   /** Set while a navigation's receipt time may still be later than the page's first event times. */
   navigationTimeOpen?: boolean;
   isWorker: boolean;
@@ -103,9 +106,14 @@ export async function attachChromiumPage(context: BrowserContext, page: Page, re
 
   const onNavigated = (frame: Frame) => {
     if (frame !== page.mainFrame()) return;
-    if (pageChannel.navigation) pageChannel.navigation.message = frame.url();
-    else lifecycle(recorder, realm, 'navigation', frame.url());
-    pageChannel.navigation = undefined;
+    const pending = pageChannel.unpaired;
+    if (pending?.waitsFor === 'url' && Date.now() - pending.at < PAIRING_MS) {
+      pending.event.message = frame.url();
+      pageChannel.unpaired = undefined;
+      return;
+    }
+    const event = lifecycle(recorder, realm, 'navigation', frame.url());
+    pageChannel.unpaired = event ? { event, waitsFor: 'context', at: Date.now() } : undefined;
   };
   page.on('framenavigated', onNavigated);
   const [info] = await Promise.all([
@@ -136,8 +144,15 @@ function handleRuntimeEvent(channel: Channel, method: string, params: any, recor
       // Playwright's utility world logs its own markers (e.g. for setContent); they are not page output.
       if (context.name?.startsWith('__playwright') || context.auxData?.type === 'isolated') channel.ignoredContexts.add(context.id);
       else if (channel.mainFrameId && context.auxData?.isDefault && context.auxData.frameId === channel.mainFrameId) {
-        // CDP sees the new document before its scripts run; Playwright's framenavigated comes later, with the URL.
-        channel.navigation = lifecycle(recorder, channel.realm, 'navigation', context.origin ?? '');
+        // CDP's new main-world context and Playwright's framenavigated (with the URL) arrive in either order.
+        const pending = channel.unpaired;
+        if (pending?.waitsFor === 'context' && Date.now() - pending.at < PAIRING_MS) {
+          channel.navigation = pending.event;
+          channel.unpaired = undefined;
+        } else {
+          channel.navigation = lifecycle(recorder, channel.realm, 'navigation', context.origin ?? '');
+          if (channel.navigation) channel.unpaired = { event: channel.navigation, waitsFor: 'url', at: Date.now() };
+        }
         channel.navigationTimeOpen = true;
       }
       return;
