@@ -6,6 +6,7 @@ import { resolveOptions, type DaebugLimits, type IgnorePattern } from './options
 import { ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE } from './model/attachment';
 import { strictFailure, warningAnnotation } from './format/strict-message';
 import { reportPathFor } from './report-path';
+import { enrichRecorder } from './stack/enrich';
 
 /** Options that `test.use()` and the config's `use` block accept. */
 export interface DaebugOptions {
@@ -66,6 +67,8 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
       await use(context);
       // Values still being read from the page must arrive before the context closes.
       await _daebugRecorder.settle(SETTLE_MS);
+      // Source maps are fetched with this context (its cookies), so stacks are mapped before it closes.
+      await enrichRecorder(_daebugRecorder, context);
       await _daebugCapture?.detach();
     },
     { scope: 'test', box: true },
@@ -93,7 +96,12 @@ async function finish(recorder: Recorder, testInfo: TestInfo): Promise<void> {
   await testInfo.attach(ATTACHMENT_NAME, { body: Buffer.from(JSON.stringify(record)), contentType: ATTACHMENT_CONTENT_TYPE });
   const unexpected = record.events.filter((e) => e.unexpected);
   if (!unexpected.length) return;
-  if (recorder.options.strict) throw new Error(strictFailure(unexpected, reportFile));
+  if (recorder.options.strict) {
+    const failure = new Error(strictFailure(unexpected, reportFile));
+    // daebug's own frames would only hide the browser's: the message already names every error's frame.
+    failure.stack = `Error: ${failure.message}`;
+    throw failure;
+  }
   testInfo.annotations.push(warningAnnotation(unexpected, reportFile));
 }
 

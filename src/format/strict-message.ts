@@ -1,6 +1,6 @@
 import type { DaebugEvent } from '../model/schema';
 
-const LISTED = 10;
+const LISTED = 20;
 
 function topFrame(event: DaebugEvent): string | undefined {
   const frame = event.frames?.find((f) => f.userCode) ?? event.frames?.[0];
@@ -25,7 +25,8 @@ export function describeUnexpected(events: readonly DaebugEvent[]): string[] {
   events.slice(0, LISTED).forEach((event, i) => {
     lines.push(`  ${i + 1}. [${event.source}] in ${event.realm}: ${firstLine(event.message)}`);
     const frame = topFrame(event);
-    if (frame) lines.push(`       at ${frame}`);
+    // Not "at …": Playwright would read such lines as the failure's own stack frames.
+    if (frame) lines.push(`       ↳ ${frame}`);
     if (event.snippet) lines.push(...event.snippet.split('\n').map((l) => `       ${l}`));
     if (event.hint) lines.push(...event.hint.split('\n').map((l) => `       ${l}`));
   });
