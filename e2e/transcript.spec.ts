@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
+import { reportSchema } from '../src/model/schema';
 
 // One inline run holds every scenario; each test below reads the report of one scenario.
 const spec = `
@@ -133,6 +134,38 @@ test('errors api', async ({ page, daebug }) => {
   expect(daebug.events().filter((e) => e.type === 'error')).toHaveLength(25);
 });
 
+test('other console types', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  await daebug.eval(page, () => {
+    console.table([{ a: 1 }]);
+    console.dir({ dir: true });
+    console.trace('traced here');
+    console.count('clicks');
+    console.assert(false, 'assertion text');
+    console.group('a group');
+    console.groupEnd();
+  });
+});
+
+test('serialization rules', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  await daebug.eval(page, () => {
+    const circular: any = { name: 'loop' };
+    circular.self = circular;
+    console.log('circular', circular);
+    console.log('deep', { l1: { l2: { l3: { l4: 'too deep' } } } });
+    console.log('fn', { handler: function onClick() {} });
+    console.log('x'.repeat(5000));
+  });
+});
+
+test('worker lifecycle', async ({ page, daebug }) => {
+  await page.goto('/worker.html');
+  await daebug.eval(page, () => (window as any).send('log'));
+  await daebug.eval(page, () => (window as any).worker.terminate());
+  await page.waitForTimeout(200);
+});
+
 test('chromium log lines', async ({ page }) => {
   await page.goto('/index.html');
   await page.evaluate(() => fetch('/status?code=404').then(() => {}));
@@ -157,8 +190,9 @@ test.beforeAll(async () => {
 
 test('every scenario ran and passed', () => {
   expect(run.exitCode, run.output).toBe(0);
-  expect(Object.keys(run.reports)).toHaveLength(15);
-  expect(run.index.tests).toHaveLength(15);
+  expect(Object.keys(run.reports)).toHaveLength(18);
+  expect(run.index.tests).toHaveLength(18);
+  for (const r of Object.values(run.reports)) reportSchema.parse(r);
 });
 
 test('seed 000: a side-effect error travels with the successful result', () => {
@@ -180,7 +214,7 @@ test('seed 000: a forgotten rejection is an unhandledrejection of the job', () =
 
 test('seed 000: multiple errors are all kept, in order', () => {
   const r = report('multiple concurrent errors');
-  expect(r.jobs[0].events.map((e: any) => e.message)).toEqual(['Error: error 0', 'Error: error 1', 'Error: error 2']);
+  expect(r.jobs[0].events.filter((e: any) => e.type === 'error').map((e: any) => e.message)).toEqual(['Error: error 0', 'Error: error 1', 'Error: error 2']);
 });
 
 test('seed 000: functions and undefined have readable values', () => {
@@ -287,4 +321,29 @@ test("Chromium's own log lines have a source of their own and are not unexpected
   expect(log.message).toContain('404');
   expect(log.unexpected).toBeUndefined();
   expect(r.summary.unexpected).toBe(0);
+});
+
+test('other console types are captured with their own sources', () => {
+  const events = report('other console types').events;
+  const bySource = (source: string) => events.find((e: any) => e.source === source);
+  expect(bySource('console.table')).toBeTruthy();
+  expect(bySource('console.dir').message).toContain('"dir":true');
+  expect(bySource('console.trace').stack).toMatch(/\n\s+at /);
+  expect(bySource('console.count').message).toBe('clicks: 1');
+  expect(bySource('console.assert').message).toBe('Assertion failed: assertion text');
+  expect(bySource('console.startGroup').message).toBe('a group');
+});
+
+test('console arguments follow the seed 002 serialization rules', () => {
+  const messages = report('serialization rules').events.filter((e: any) => e.source === 'console.log').map((e: any) => e.message);
+  expect(messages[0]).toBe('circular {"name":"loop","self":"[Circular]"}');
+  expect(messages[1]).toBe('deep {"l1":{"l2":{"l3":"[Object]"}}}');
+  expect(messages[2]).toBe('fn {"handler":"[Function: onClick]"}');
+  expect(messages[3]).toBe(`${'x'.repeat(1000)} …[truncated, 5000 chars]`);
+});
+
+test('workers starting and closing are on the timeline', () => {
+  const sources = report('worker lifecycle').events.filter((e: any) => e.realm === 'worker:worker.js').map((e: any) => e.source);
+  expect(sources[0]).toBe('worker.start');
+  expect(sources[sources.length - 1]).toBe('worker.close');
 });
