@@ -109,6 +109,8 @@ export async function attachChromiumPage(context: BrowserContext, page: Page, re
     const pending = pageChannel.unpaired;
     if (pending?.waitsFor === 'url' && Date.now() - pending.at < PAIRING_MS) {
       pending.event.message = frame.url();
+      // Under load our session's context event can trail Playwright's; the earlier of the two halves wins.
+      pending.event.timeMs = Math.min(pending.event.timeMs, Date.now());
       pageChannel.unpaired = undefined;
       return;
     }
