@@ -199,7 +199,7 @@ test('seed 000: a side-effect error travels with the successful result', () => {
   const r = report('side-effect error');
   expect(r.jobs).toHaveLength(1);
   expect(r.jobs[0].ok).toBe(true);
-  expect(r.jobs[0].value).toBe('"success"');
+  expect(r.jobs[0].value).toBe('success');
   expect(r.jobs[0].events.map((e: any) => [e.source, e.message])).toEqual([['window.onerror', 'Error: background error']]);
   const md = markdown('side-effect error');
   expect(md).toMatch(/> \*\*page\*\* to agent at \d\d:\d\d:\d\d \(\d+ms\)\n```JSON\n"success"\n```\n```Error window.onerror\nError: background error\n/);
@@ -207,7 +207,7 @@ test('seed 000: a side-effect error travels with the successful result', () => {
 
 test('seed 000: a forgotten rejection is an unhandledrejection of the job', () => {
   const r = report('forgotten rejection');
-  expect(r.jobs[0].value).toBe('"completed"');
+  expect(r.jobs[0].value).toBe('completed');
   expect(r.jobs[0].events.map((e: any) => e.source)).toEqual(['unhandledrejection']);
   expect(markdown('forgotten rejection')).toContain('```Error unhandledrejection\nError: forgotten rejection');
 });
@@ -219,7 +219,8 @@ test('seed 000: multiple errors are all kept, in order', () => {
 
 test('seed 000: functions and undefined have readable values', () => {
   const values = report('special values').jobs.map((j: any) => j.value);
-  expect(values).toEqual(['function myFunc() {}', 'undefined', '{"a":[1,"two"],"b":null}', '3']);
+  expect(values).toEqual(['function myFunc() {}', 'undefined', { a: [1, 'two'], b: null }, 3]);
+  expect(markdown('special values')).toContain('```JSON\n"function myFunc() {}"\n```');
   expect(report('special values').jobs[3].code).toBe('1 + 2');
 });
 
@@ -236,7 +237,7 @@ test('seed 000: the buffer is per job', () => {
   const r = report('errors do not leak into the next job');
   expect(r.jobs[0].events).toHaveLength(1);
   expect(r.jobs[1].events).toEqual([]);
-  expect(r.jobs[1].value).toBe('"clean second job"');
+  expect(r.jobs[1].value).toBe('clean second job');
 });
 
 test('seed 002: console output gets fences named by level and shape', () => {
@@ -276,7 +277,7 @@ test('seed 002: worker events carry the worker realm and self.onerror', () => {
   expect(r.realms).toEqual(expect.arrayContaining(['page', 'worker:worker.js']));
   const evalInWorker = r.jobs[r.jobs.length - 1];
   expect(evalInWorker.realm).toBe('worker:worker.js');
-  expect(evalInWorker.value).toBe('"function"');
+  expect(evalInWorker.value).toBe('function');
   const md = markdown('worker realm');
   expect(md).toContain('```Error self.onerror\nError: worker uncaught');
   expect(md).toContain('> **agent** to worker:worker.js at');

@@ -41,7 +41,7 @@ export class Daebug {
         handle.jsonValue().catch(() => undefined),
         handle.evaluate(renderValue).catch(() => undefined),
       ]);
-      this.recorder.finishSpan(span, { ok: true, value: rendered ?? 'undefined' });
+      this.recorder.finishSpan(span, { ok: true, value: rendered !== undefined ? rendered : value === undefined ? 'undefined' : value });
       return value as R;
     } catch (error) {
       this.recorder.finishSpan(span, { ok: false, error: describeEvalError(error) });
@@ -118,31 +118,39 @@ function describeEvalError(error: unknown): { message: string; stack?: string } 
   if (!(error instanceof Error)) return { message: String(error) };
   // Playwright prefixes the page's own stack with the API name: "page.evaluateHandle: Error: boom\n    at ...".
   const text = (error.message || String(error)).replace(/^[\w.]+(?:Handle)?: /, '');
-  const stack = /\n\s+at /.test(text) ? text : error.stack;
+  // error.stack is the page's stack followed by the test's frames up to this call: source mapping needs both.
+  const full = error.stack?.replace(/^[\w.]+(?:Handle)?: /, '');
+  const stack = /\n\s+at /.test(text) ? (full?.startsWith(text) ? full : text) : error.stack;
   return { message: messageFromStack(text).split('\n')[0] ?? text, ...(stack ? { stack } : {}) };
 }
 
-/** Shipped into the page: renders an eval result as JSON text; functions as their source, undefined as "undefined". */
-function renderValue(value: unknown): string {
+/**
+ * Shipped into the page: turns an eval result into a JSON value. Functions become their source text and
+ * undefined becomes "undefined" (as in the seed REPL); cycles become "[Circular]"; big results are cut.
+ */
+function renderValue(value: unknown): unknown {
+  const limit = 20000;
   if (value === undefined) return 'undefined';
-  if (typeof value === 'function') return String(value);
+  if (typeof value === 'function') return String(value).slice(0, limit);
   if (typeof value === 'bigint') return `${String(value)}n`;
   if (typeof value === 'symbol') return String(value);
-  const seen: unknown[] = [];
+  const ancestors: unknown[] = [];
   try {
-    const text = JSON.stringify(value, function (_key, v: unknown) {
+    const text = JSON.stringify(value, function (this: unknown, _key, v: unknown) {
       if (typeof v === 'function') return String(v);
       if (typeof v === 'bigint') return `${String(v)}n`;
+      if (typeof v === 'symbol') return String(v);
       if (v === undefined) return 'undefined';
       if (typeof v === 'object' && v !== null) {
-        if (seen.includes(v)) return '[Circular]';
-        seen.push(v);
+        while (ancestors.length && ancestors[ancestors.length - 1] !== this) ancestors.pop();
+        if (ancestors.includes(v)) return '[Circular]';
+        ancestors.push(v);
       }
       return v;
     });
     if (text === undefined) return String(value);
-    return text.length > 20000 ? text.slice(0, 20000) + ' …[truncated, ' + text.length + ' chars]' : text;
+    return text.length > limit ? `${text.slice(0, limit)} …[truncated, ${text.length} chars]` : JSON.parse(text);
   } catch (error) {
-    return '[Unserializable: ' + (error instanceof Error ? error.message : String(error)) + ']';
+    return `[Unserializable: ${error instanceof Error ? error.message : String(error)}]`;
   }
 }

@@ -1,6 +1,6 @@
 import { BoundedLog } from './bounded-log';
 import { formatClock, isUnexpectedKind, matchesIgnore } from '../model/classify';
-import type { DaebugEvent, Diagnostic, Dropped, Job, Location } from '../model/schema';
+import type { DaebugEvent, Diagnostic, Dropped, Frame, Job, Location } from '../model/schema';
 import type { IgnorePattern, ResolvedOptions } from '../options';
 import { DaebugError, debugLog } from '../errors';
 
@@ -15,6 +15,19 @@ export interface EventDraft {
   stack?: string | undefined;
   location?: Location | undefined;
   structured?: boolean | undefined;
+  /** Set at the test's end by src/stack/enrich.ts: parsed and source-mapped frames, a code frame, a fix hint. */
+  frames?: Frame[] | undefined;
+  snippet?: string | undefined;
+  hint?: string | undefined;
+}
+
+/** A failed span's error; frames, snippet and hint are added at the test's end like an event's. */
+export interface SpanError {
+  message: string;
+  stack?: string | undefined;
+  frames?: Frame[] | undefined;
+  snippet?: string | undefined;
+  hint?: string | undefined;
 }
 
 export interface StoredEvent extends EventDraft {
@@ -30,8 +43,8 @@ export interface Span {
   startMs: number;
   endMs?: number | undefined;
   ok: boolean;
-  value?: string | undefined;
-  error?: { message: string; stack?: string | undefined } | undefined;
+  value?: unknown;
+  error?: SpanError | undefined;
 }
 
 /** Everything the fixture hands to the reporter for one test, as a JSON attachment. */
@@ -138,6 +151,11 @@ export class Recorder {
     this.diagnostics.push(diagnostic);
   }
 
+  /** The stored events and spans themselves, for enrichment that updates them in place, and the test's ignore list. */
+  stored(): { events: StoredEvent[]; spans: readonly Span[]; ignore: IgnorePattern[] } {
+    return { events: [...this.errorLog.toArray(), ...this.otherLog.toArray()], spans: this.spans, ignore: [...this.options.ignore, ...this.testIgnore] };
+  }
+
   expect(pattern: IgnorePattern): void {
     this.testIgnore.push(pattern);
   }
@@ -148,7 +166,7 @@ export class Recorder {
     return span;
   }
 
-  finishSpan(span: Span, outcome: { ok: boolean; value?: string; error?: { message: string; stack?: string | undefined } }): void {
+  finishSpan(span: Span, outcome: { ok: boolean; value?: unknown; error?: { message: string; stack?: string | undefined } }): void {
     span.endMs = Date.now();
     span.ok = outcome.ok;
     if (outcome.value !== undefined) span.value = outcome.value;
@@ -185,6 +203,9 @@ export class Recorder {
       if (e.stack !== undefined) event.stack = e.stack;
       if (e.location) event.location = e.location;
       if (e.structured) event.structured = true;
+      if (e.frames) event.frames = e.frames;
+      if (e.snippet !== undefined) event.snippet = e.snippet;
+      if (e.hint !== undefined) event.hint = e.hint;
       if (isUnexpectedKind(e) && !expected) event.unexpected = true;
       const job = this.innermost('job', e.timeMs);
       if (job) event.jobId = job.id;
@@ -216,7 +237,7 @@ export class Recorder {
       job.durationMs = span.endMs - span.startMs;
     } else job.ok = false;
     if (span.value !== undefined) job.value = span.value;
-    if (span.error) job.error = span.error.stack === undefined ? { message: span.error.message } : { message: span.error.message, stack: span.error.stack };
+    if (span.error) job.error = Object.fromEntries(Object.entries(span.error).filter(([, v]) => v !== undefined)) as NonNullable<Job['error']>;
     return job;
   }
 

@@ -1,5 +1,6 @@
 import type { DaebugEvent } from '../model/schema';
 import { fence } from './fence';
+import { mappedFrames } from './frames';
 
 /** The fence info string that names an event: `Error window.onerror`, `JSON console.log`, `Text console.warn`. */
 export function eventInfo(event: DaebugEvent): string {
@@ -20,6 +21,8 @@ export function eventBody(event: DaebugEvent): string {
 
 export function eventFence(event: DaebugEvent): string {
   let body = eventBody(event);
+  const mapped = mappedFrames(event.frames);
+  if (mapped) body += `\n\n${mapped}`;
   if (event.snippet) body += `\n\n${event.snippet}`;
   if (event.hint) body += `\n\n${event.hint}`;
   return fence(eventInfo(event), body);

@@ -1,6 +1,7 @@
 import type { Attempt, DaebugEvent, Job, Report } from '../model/schema';
 import { eventFence } from './event-block';
 import { code, fence, inline } from './fence';
+import { firstUserFrame, frameWhere, mappedFrames } from './frames';
 import { truncateGroup } from './truncate';
 
 export const RULE = '-'.repeat(70);
@@ -34,6 +35,14 @@ function eventFences(events: readonly DaebugEvent[]): string[] {
   return lines;
 }
 
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value === undefined ? 'undefined' : value) ?? 'undefined';
+  } catch {
+    return String(value);
+  }
+}
+
 function jobEntry(job: Job): string {
   const lines: string[] = [];
   const requestFrom = job.kind === 'job' ? `**agent** job ${code(job.title ?? job.id)}` : `**agent** to ${inline(job.realm)}`;
@@ -46,9 +55,11 @@ function jobEntry(job: Job): string {
     lines.push(fence('Text', 'The test ended before this job finished; the events below were captured until then.'));
   } else {
     lines.push(`> **${inline(replier)}** to agent at ${clock(job.finishedAt)} (${formatDuration(job.durationMs ?? 0)})`);
-    if (job.ok) lines.push(fence('JSON', job.value ?? 'undefined'));
+    if (job.ok) lines.push(fence('JSON', jsonText(job.value)));
     else {
       let body = job.error?.stack ?? job.error?.message ?? 'Error';
+      const mapped = mappedFrames(job.error?.frames);
+      if (mapped) body += `\n\n${mapped}`;
       if (job.error?.snippet) body += `\n\n${job.error.snippet}`;
       if (job.error?.hint) body += `\n\n${job.error.hint}`;
       lines.push(fence('Error', body));
@@ -137,7 +148,8 @@ function unexpectedSection(report: Attempt, h: string): string[] {
   }
   lines.push(`${unexpected.length} unexpected ${unexpected.length === 1 ? 'error' : 'errors'}${report.test.strict ? ' (strict mode: the test fails on them)' : ' (warnings; set `daebugStrict: true` to fail on them)'}.`, '');
   unexpected.slice(0, UNEXPECTED_LISTED).forEach((event, index) => {
-    const where = event.location ? ` at ${code(`${event.location.url}:${event.location.line}:${event.location.column}`)}` : '';
+    const frame = firstUserFrame(event.frames);
+    const where = frame ? ` at ${code(frameWhere(frame))}` : event.location ? ` at ${code(`${event.location.url}:${event.location.line}:${event.location.column}`)}` : '';
     lines.push(`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}`);
     lines.push(eventFence(event), '');
   });

@@ -56,7 +56,8 @@ export const jobSchema = z.object({
   ok: z.boolean(),
   /** false when the test ended (timeout, crash) before the job finished. */
   finished: z.boolean().optional(),
-  value: z.string().optional(),
+  /** The job's result as a JSON value: a function becomes its source text, undefined becomes "undefined". */
+  value: z.unknown().optional(),
   error: z
     .object({ message: z.string(), stack: z.string().optional(), frames: z.array(frameSchema).optional(), snippet: z.string().optional(), hint: z.string().optional() })
     .optional(),

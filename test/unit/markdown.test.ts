@@ -44,7 +44,7 @@ describe('formatMarkdown', () => {
     const jobEvent = event(50, { jobId: 'job-1', source: 'console.warn', level: 'warn', message: 'careful' });
     const md = formatMarkdown(
       report({
-        jobs: [{ id: 'job-1', kind: 'eval', realm: 'page', code: '() => 1', startedAt: iso(0), finishedAt: iso(120), durationMs: 120, ok: true, value: '1', events: [jobEvent] }],
+        jobs: [{ id: 'job-1', kind: 'eval', realm: 'page', code: '() => 1', startedAt: iso(0), finishedAt: iso(120), durationMs: 120, ok: true, value: 1, events: [jobEvent] }],
         events: [jobEvent],
       }),
       { maxBytes: 65536 },
