@@ -219,6 +219,7 @@ function onException(channel: Channel, details: ExceptionDetails, timestamp: num
   }
   const event = recorder.add({
     type: 'error',
+    level: 'error',
     source,
     realm: channel.realm,
     timeMs: timestamp || Date.now(),

@@ -28,6 +28,7 @@ export function attachGenericPage(page: Page, realm: string, target: CaptureTarg
     const stack = error.stack || undefined;
     recorder.add({
       type: 'error',
+      level: 'error',
       source: 'pageerror',
       realm,
       timeMs: Date.now(),
