@@ -2,11 +2,11 @@ import type { BrowserContext, CDPSession, Frame, Page } from '@playwright/test';
 import { DaebugCaptureError } from '../errors';
 import type { Recorder, StoredEvent } from './recorder';
 import { formatCallFrames, formatPrimitiveArgs, isPrimitive, previewText, primitiveText, type CallFrame, type RemoteObject } from './remote-object';
-import { serializeConsoleArgs, serializeThrown } from './serialize';
+import { serializeInRealm } from './serialize';
 import type { RealmNames } from './realms';
 
-const CONSOLE_FN = `function (limits, ...args) { return (${serializeConsoleArgs.toString()})(args, limits); }`;
-const THROWN_FN = `function (limits) { return (${serializeThrown.toString()})(this, limits); }`;
+const CONSOLE_FN = `function (limits, ...args) { return (${serializeInRealm.toString()})('console', args, limits); }`;
+const THROWN_FN = `function (limits) { return (${serializeInRealm.toString()})('thrown', this, limits); }`;
 const RELEASE_EVERY = 500;
 const PAIRING_MS = 2000;
 

@@ -599,7 +599,7 @@ describe('self-containment (the functions are shipped to browsers as source text
   // language built-ins (no module scope, no `exports`, no `require`, no Node globals) — much like a
   // page or worker receiving it through `evaluate`.
   const source = readFileSync(SOURCE_PATH, 'utf8');
-  function compiled(): { serializeConsoleArgs: (...a: unknown[]) => unknown; serializeThrown: (...a: unknown[]) => unknown } {
+  function compiled(): { serializeInRealm: (...a: unknown[]) => unknown } {
     const tsconfig = ts.readConfigFile(join(__dirname, '..', '..', 'tsconfig.json'), ts.sys.readFile);
     const options = tsconfig.config
       ? ts.convertCompilerOptionsFromJson(tsconfig.config.compilerOptions, join(__dirname, '..', '..')).options
@@ -615,27 +615,15 @@ describe('self-containment (the functions are shipped to browsers as source text
   const shipped = compiled();
 
   it('the compiled text references nothing declared at module level and no helpers', () => {
-    const consoleSrc = shipped.serializeConsoleArgs.toString();
-    const thrownSrc = shipped.serializeThrown.toString();
-    for (const src of [consoleSrc, thrownSrc]) {
-      assert.doesNotMatch(src, /defaultSerializeLimits|\bexports\b|\brequire\s*\(|\bmodule\b|\btslib\b/);
-      assert.doesNotMatch(src, /\b__\w+\s*\(/, 'no compiler helper calls such as __name/__spreadArray');
-    }
-    assert.doesNotMatch(consoleSrc, /serializeThrown/);
-    assert.doesNotMatch(thrownSrc, /serializeConsoleArgs/);
+    const src = shipped.serializeInRealm.toString();
+    assert.doesNotMatch(src, /defaultSerializeLimits|serializeConsoleArgs|serializeThrown|\bexports\b|\brequire\s*\(|\bmodule\b|\btslib\b/);
+    assert.doesNotMatch(src, /\b__\w+\s*\(/, 'no compiler helper calls such as __name/__spreadArray');
   });
 
-  it('the two copies of the shared renderer are identical', () => {
-    const blocks = source.split('// ===== renderer:begin').slice(1).map((b) => b.split('// ===== renderer:end =====')[0]);
-    assert.equal(blocks.length, 2);
-    assert.ok((blocks[0] ?? '').length > 1000);
-    assert.equal(blocks[0], blocks[1]);
-  });
-
-  it('serializeConsoleArgs.toString() runs in an empty realm and matches the Node result', () => {
+  it('serializeInRealm.toString() runs console arguments in an empty realm and matches the Node result', () => {
     const ctx = vm.createContext({});
     const script = `
-      const f = (${shipped.serializeConsoleArgs.toString()});
+      const f = (args) => (${shipped.serializeInRealm.toString()})('console', args);
       const c = { a: 1 }; c.self = c;
       JSON.stringify([
         f(['%s=%d %o %c%%', 'n', '42px', { a: [1, 2] }, 'color:red']),
@@ -657,11 +645,11 @@ describe('self-containment (the functions are shipped to browsers as source text
     assert.deepEqual(inRealm, JSON.parse(JSON.stringify(here)));
   });
 
-  it('serializeThrown.toString() runs in an empty realm, also in the CDP wrapper shape', () => {
+  it('serializeInRealm.toString() runs thrown values in an empty realm, in the CDP wrapper shape', () => {
     const ctx = vm.createContext({});
     // the same wrapper shape src/capture/chromium.ts sends through Runtime.callFunctionOn
     const script = `
-      const wrapper = function (limits) { return (${shipped.serializeThrown.toString()})(this, limits); };
+      const wrapper = function (limits) { return (${shipped.serializeInRealm.toString()})('thrown', this, limits); };
       const e = new TypeError('inner');
       JSON.stringify([
         wrapper.call(new Error('outer', { cause: e }), { maxLength: 100 }).message,
@@ -680,7 +668,7 @@ describe('self-containment (the functions are shipped to browsers as source text
   it('the console wrapper shape used by src/capture/chromium.ts works', () => {
     const ctx = vm.createContext({});
     const script = `
-      const wrapper = function (limits, ...args) { return (${shipped.serializeConsoleArgs.toString()})(args, limits); };
+      const wrapper = function (limits, ...args) { return (${shipped.serializeInRealm.toString()})('console', args, limits); };
       JSON.stringify(wrapper({ maxDepth: 1, maxBreadth: 2, maxLength: 1000 }, 'v:', { a: { b: 1 } }, [1, 2, 3]));`;
     assert.deepEqual(JSON.parse(vm.runInContext(script, ctx) as string), {
       text: 'v: {"a":"[Object]"} [1,2,"… 1 more items"]',
