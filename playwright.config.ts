@@ -6,6 +6,8 @@ process.env['DAEBUG_FIXTURES_PORT'] = String(port);
 
 export default defineConfig({
   testDir: 'e2e',
+  // Bundles fixtures/app with esbuild (source maps) before any test runs.
+  globalSetup: './e2e/global-setup.ts',
   timeout: 60_000,
   fullyParallel: true,
   workers: 2,

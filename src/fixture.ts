@@ -3,6 +3,7 @@ import { ContextCapture } from './capture/context-capture';
 import { Recorder } from './capture/recorder';
 import { Daebug } from './daebug';
 import { resolveOptions, type DaebugLimits, type IgnorePattern } from './options';
+import type { RedactOption } from './redact';
 import { ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE } from './model/attachment';
 import { strictFailure, warningAnnotation } from './format/strict-message';
 import { reportPathFor } from './report-path';
@@ -18,6 +19,14 @@ export interface DaebugOptions {
   daebugIgnore: IgnorePattern[];
   /** Bounds on what is kept per test; see DaebugLimits for the defaults. @default {} */
   daebugLimits: Partial<DaebugLimits>;
+  /**
+   * Replaces values that look like secrets (Authorization and Bearer tokens, `password=` / `token=` / `api_key=`
+   * pairs, JWTs, cookies) with `[REDACTED]` before anything leaves the test, so neither report nor blob holds them.
+   * `false` turns it off; `{ patterns }` adds patterns; `{ builtIn: false, patterns }` uses only yours.
+   * @default true
+   * @example test.use({ daebugRedact: { patterns: [/acct-\d{8}/] } });
+   */
+  daebugRedact: RedactOption;
 }
 
 export interface DaebugFixtures {
@@ -40,10 +49,11 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   daebugCapture: [true, { option: true }],
   daebugIgnore: [[], { option: true }],
   daebugLimits: [{}, { option: true }],
+  daebugRedact: [true, { option: true }],
 
   _daebugRecorder: [
-    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits }, use, testInfo) => {
-      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits });
+    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact }, use, testInfo) => {
+      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact });
       const recorder = new Recorder(options);
       await use(recorder);
       await finish(recorder, testInfo);

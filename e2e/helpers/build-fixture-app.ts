@@ -21,8 +21,8 @@ const BROKEN: Record<string, { mapUrl: string; mapText?: string }> = {
 export function buildFixtureApp(): void {
   const common: BuildOptions = { bundle: true, minify: true, format: 'iife', target: 'es2020', write: false, outdir: outDir, absWorkingDir: appDir, logLevel: 'silent', tsconfigRaw: '{}' };
   const outputs = [
-    ...buildSync({ ...common, entryPoints: { app: 'src/main.ts', worker: 'src/worker.ts' }, sourcemap: 'linked' }).outputFiles,
-    ...buildSync({ ...common, entryPoints: { inline: 'src/inline.ts' }, sourcemap: 'inline' }).outputFiles,
+    ...(buildSync({ ...common, entryPoints: { app: 'src/main.ts', worker: 'src/worker.ts' }, sourcemap: 'linked' }).outputFiles ?? []),
+    ...(buildSync({ ...common, entryPoints: { inline: 'src/inline.ts' }, sourcemap: 'inline' }).outputFiles ?? []),
   ];
   const files = new Map(outputs.map((file) => [path.basename(file.path), file.text]));
   const app = files.get('app.js');

@@ -3,6 +3,7 @@ import { formatClock, isUnexpectedKind, matchesIgnore } from '../model/classify'
 import type { DaebugEvent, Diagnostic, Dropped, Frame, Job, Location } from '../model/schema';
 import type { IgnorePattern, ResolvedOptions } from '../options';
 import { DaebugError, debugLog } from '../errors';
+import { noRedaction, redactDeep, type Redactor } from '../redact';
 
 /** An event as capture hands it over, before job and step assignment. */
 export interface EventDraft {
@@ -58,11 +59,40 @@ export interface CaptureRecord {
   events: DaebugEvent[];
   dropped: Dropped;
   diagnostics: Diagnostic[];
+  /** daebugLimits.maxReportBytes, when the test set it. */
+  maxReportBytes?: number;
 }
 
 export function cutText(text: string, max: number): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max)} …[truncated, ${text.length} chars]`;
+}
+
+const MARK = ' …[truncated, ';
+// Redaction reads this much past the cut, so a secret that straddles the cut is still recognised.
+const REDACT_SLACK = 4096;
+
+/**
+ * Redacts and cuts a message or stack to `max` characters; the marker gives the length as captured. A text the
+ * page-side serializer already cut keeps the full length it measured.
+ */
+export function limitText(text: string, max: number, redact: Redactor): string {
+  let body = text;
+  let original = text.length;
+  const at = text.endsWith(' chars]') ? text.lastIndexOf(MARK) : -1;
+  if (at !== -1) {
+    const n = Number(text.slice(at + MARK.length, -' chars]'.length));
+    if (Number.isInteger(n) && n > at) {
+      body = text.slice(0, at);
+      original = n;
+    }
+  }
+  const clean = redact(body.length > max + REDACT_SLACK ? body.slice(0, max + REDACT_SLACK) : body);
+  if (clean.length <= max && original === body.length) return clean;
+  let end = Math.min(max, clean.length);
+  // Never leave half of a surrogate pair before the marker.
+  if (end > 0 && end < clean.length && /[\ud800-\udbff]/.test(clean.charAt(end - 1))) end--;
+  return `${clean.slice(0, end)}${MARK}${Math.max(original, clean.length)} chars]`;
 }
 
 /** Holds one test's events, jobs and steps; bounded by the test's limits. */
@@ -78,8 +108,12 @@ export class Recorder {
   private readonly testIgnore: IgnorePattern[] = [];
   private jobCounter = 0;
   readonly dropped: Dropped = { total: 0, bySource: {} };
+  private droppedFirstMs: number | undefined;
+  private readonly redact: Redactor;
+  private droppedLastMs: number | undefined;
 
   constructor(readonly options: ResolvedOptions) {
+    this.redact = options.redact ?? noRedaction;
     const max = options.limits.maxEvents;
     const head = Math.max(1, Math.floor(max / 4));
     this.errorLog = new BoundedLog(head, max - head);
@@ -95,7 +129,9 @@ export class Recorder {
 
   /** Stores an event unless its realm is over the rate limit; returns it so capture can refine it later. */
   add(draft: EventDraft): StoredEvent | undefined {
-    const bucket = `${draft.realm}\u0000${draft.type}`;
+    // Uncaught errors and console.error have their own rate and their own log: console noise never pushes them out.
+    const urgent = draft.type === 'error' || isUnexpectedKind(draft);
+    const bucket = `${draft.realm}\u0000${urgent ? 'error' : 'console'}`;
     const second = Math.floor(draft.timeMs / 1000);
     let window = this.rateWindows.get(bucket);
     if (!window || window.second !== second) {
@@ -109,23 +145,23 @@ export class Recorder {
     const event = draft as StoredEvent;
     event.seq = ++this.seq;
     this.clip(event);
-    (draft.type === 'error' ? this.errorLog : this.otherLog).push(event);
+    (urgent ? this.errorLog : this.otherLog).push(event);
     return event;
   }
 
   /** Re-applies the length limits after capture replaced a message with a richer one. */
   clip(event: StoredEvent): void {
     const { maxMessageLength, maxStackLength } = this.options.limits;
-    event.message = cutText(event.message, maxMessageLength);
-    if (event.stack !== undefined) event.stack = cutText(event.stack, maxStackLength);
+    event.message = limitText(event.message, maxMessageLength, this.redact);
+    if (event.stack !== undefined) event.stack = limitText(event.stack, maxStackLength, this.redact);
   }
 
   private countDropped(source: string, timeMs: number): void {
-    const iso = new Date(timeMs).toISOString();
     this.dropped.total++;
     this.dropped.bySource[source] = (this.dropped.bySource[source] ?? 0) + 1;
-    this.dropped.firstAt ??= iso;
-    this.dropped.lastAt = iso;
+    // A flood drops many events a millisecond: dates are made once, in record().
+    this.droppedFirstMs ??= timeMs;
+    this.droppedLastMs = timeMs;
   }
 
   /** Keeps a capture-side promise (e.g. reading console values) so the test end can wait for it. */
@@ -170,7 +206,8 @@ export class Recorder {
     span.endMs = Date.now();
     span.ok = outcome.ok;
     if (outcome.value !== undefined) span.value = outcome.value;
-    if (outcome.error) span.error = { message: cutText(outcome.error.message, this.options.limits.maxMessageLength), stack: outcome.error.stack === undefined ? undefined : cutText(outcome.error.stack, this.options.limits.maxStackLength) };
+    const { maxMessageLength, maxStackLength } = this.options.limits;
+    if (outcome.error) span.error = { message: limitText(outcome.error.message, maxMessageLength, this.redact), stack: outcome.error.stack === undefined ? undefined : limitText(outcome.error.stack, maxStackLength, this.redact) };
   }
 
   private innermost(kind: 'job' | 'step', timeMs: number): Span | undefined {
@@ -251,7 +288,10 @@ export class Recorder {
     }
     const jobs = this.spans.filter((s) => s.kind !== 'step').map((s) => this.spanToJob(s, byJob.get(s.id) ?? []));
     const steps = this.spans.filter((s) => s.kind === 'step' && byStep.has(s.id)).map((s) => this.spanToJob(s, byStep.get(s.id) ?? []));
-    return {
+    const dropped: Dropped = { ...this.dropped, bySource: { ...this.dropped.bySource } };
+    if (this.droppedFirstMs !== undefined) dropped.firstAt = new Date(this.droppedFirstMs).toISOString();
+    if (this.droppedLastMs !== undefined) dropped.lastAt = new Date(this.droppedLastMs).toISOString();
+    const record: CaptureRecord = {
       version: 1,
       capture: this.options.capture,
       strict: this.options.strict,
@@ -259,9 +299,13 @@ export class Recorder {
       jobs,
       steps,
       events,
-      dropped: this.dropped,
+      dropped,
       diagnostics: [...this.diagnostics],
     };
+    const maxReportBytes = this.options.limitsSet?.maxReportBytes;
+    if (maxReportBytes !== undefined) record.maxReportBytes = maxReportBytes;
+    // Messages and stacks were redacted as they came; values, code, snippets and URLs are redacted here.
+    return redactDeep(record, this.redact);
   }
 }
 

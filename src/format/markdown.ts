@@ -139,7 +139,7 @@ function header(report: Attempt, options: MarkdownOptions, h: string): string[] 
   return lines;
 }
 
-function unexpectedSection(report: Attempt, h: string): string[] {
+function unexpectedSection(report: Attempt, h: string, room: number): string[] {
   const unexpected = report.events.filter((e) => e.unexpected);
   const lines = ['', `${h}# Unexpected errors`, ''];
   if (!unexpected.length) {
@@ -147,17 +147,24 @@ function unexpectedSection(report: Attempt, h: string): string[] {
     return lines;
   }
   lines.push(`${unexpected.length} unexpected ${unexpected.length === 1 ? 'error' : 'errors'}${report.test.strict ? ' (strict mode: the test fails on them)' : ' (warnings; set `daebugStrict: true` to fail on them)'}.`, '');
-  unexpected.slice(0, UNEXPECTED_LISTED).forEach((event, index) => {
+  // Listed while they fit in `room` bytes, so a few huge stacks cannot push the report over its budget.
+  let used = Buffer.byteLength(lines.join('\n'));
+  let listed = 0;
+  for (const [index, event] of unexpected.slice(0, UNEXPECTED_LISTED).entries()) {
     const frame = firstUserFrame(event.frames);
     const where = frame ? ` at ${code(frameWhere(frame))}` : event.location ? ` at ${code(`${event.location.url}:${event.location.line}:${event.location.column}`)}` : '';
-    lines.push(`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}`);
-    lines.push(eventFence(event), '');
-  });
-  if (unexpected.length > UNEXPECTED_LISTED) lines.push(`… ${unexpected.length - UNEXPECTED_LISTED} more unexpected errors in the JSON report …`, '');
+    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}`, eventFence(event), ''];
+    const size = Buffer.byteLength(entry.join('\n')) + 1;
+    if (used + size > room) break;
+    lines.push(...entry);
+    used += size;
+    listed++;
+  }
+  if (unexpected.length > listed) lines.push(`… ${unexpected.length - listed} more unexpected errors in the JSON report …`, '');
   return lines;
 }
 
-function tailSections(report: Attempt, h: string): string[] {
+function tailSections(report: Attempt, h: string, room: number): string[] {
   const lines: string[] = [];
   const dropped = report.dropped;
   if (dropped && dropped.total) {
@@ -168,15 +175,27 @@ function tailSections(report: Attempt, h: string): string[] {
   }
   if (report.diagnostics?.length) {
     lines.push('', `${h}# daebug's own diagnostics`, '');
-    for (const d of report.diagnostics) lines.push(fence(`Text ${d.code}`, d.hint ? `${d.message}\n${d.hint}` : d.message));
+    let used = Buffer.byteLength(lines.join('\n'));
+    let listed = 0;
+    for (const d of report.diagnostics) {
+      const block = fence(`Text ${d.code}`, d.hint ? `${d.message}\n${d.hint}` : d.message);
+      const size = Buffer.byteLength(block) + 1;
+      if (used + size > room) break;
+      lines.push(block);
+      used += size;
+      listed++;
+    }
+    if (listed < report.diagnostics.length) lines.push(`… ${report.diagnostics.length - listed} more diagnostics in the JSON report …`);
   }
   return lines;
 }
 
 function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, h = '#'): string {
-  const parts = [...header(report, options, h), ...unexpectedSection(report, h), '', `${h}# Transcript`, ''];
+  const head = header(report, options, h);
+  const tail = tailSections(report, h, Math.floor(budget / 8)).join('\n');
+  const room = Math.floor((budget - Buffer.byteLength(head.join('\n')) - Buffer.byteLength(tail)) / 2);
+  const parts = [...head, ...unexpectedSection(report, h, room), '', `${h}# Transcript`, ''];
   let text = parts.join('\n') + '\n';
-  const tail = tailSections(report, h).join('\n');
   const entries = transcriptEntries(report);
   if (!entries.length) text += report.capture === false ? 'Nothing was captured.\n' : 'No jobs and no background events.\n';
   let used = Buffer.byteLength(text) + Buffer.byteLength(tail);
@@ -201,11 +220,27 @@ export function formatMarkdown(report: Report, options: MarkdownOptions): string
   let text = attemptBody(report, options, options.maxBytes - reserve - 2048);
   if (earlier.length) {
     text += `\n## Earlier attempts\n\n${earlier.length} earlier ${earlier.length === 1 ? 'attempt' : 'attempts'} of this test (retries), oldest first.\n`;
-    const each = Math.max(4096, Math.floor(reserve / earlier.length));
+    const each = Math.max(2048, Math.floor(reserve / earlier.length));
+    let shown = 0;
     for (const attempt of earlier) {
       const body = attemptBody(attempt, options, each, '###');
+      if (Buffer.byteLength(text) + Buffer.byteLength(body) + 512 > options.maxBytes) break;
       text += `\n${body}`;
+      shown++;
     }
+    if (shown < earlier.length) text += `\n… ${earlier.length - shown} earlier attempts left out to keep this report under ${Math.round(options.maxBytes / 1024)} KiB …\n`;
   }
-  return text;
+  return Buffer.byteLength(text) <= options.maxBytes ? text : headerOnly(report, options);
+}
+
+/** The last resort when even the sections' own budgets overflow: header lines cut to fit, then a pointer to the JSON. */
+function headerOnly(report: Report, options: MarkdownOptions): string {
+  const note = `\nThis report did not fit in ${Math.round(options.maxBytes / 1024)} KiB${options.jsonFile ? `; the JSON report ${code(options.jsonFile)} has everything` : ''}.\n`;
+  let text = '';
+  for (const line of header(report, options, '#')) {
+    const cut = Buffer.from(line).subarray(0, 1024).toString('utf8').replace(/\uFFFD$/, '');
+    if (Buffer.byteLength(text + cut + note) + 1 > options.maxBytes) break;
+    text += `${cut}\n`;
+  }
+  return text + note;
 }

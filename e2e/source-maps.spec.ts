@@ -1,0 +1,180 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { test, expect } from '@playwright/test';
+import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
+
+// fixtures/app/src is bundled (minified, with maps) into fixtures/app/dist by e2e/global-setup.ts.
+const appSrc = path.resolve(__dirname, '..', 'fixtures', 'app', 'src');
+
+/** `src/<file>:<line>:<col>` of `token` on the line holding `lineText` in a fixture source. */
+function at(file: string, lineText: string, token: string): { where: string; line: number; text: string } {
+  const lines = fs.readFileSync(path.join(appSrc, file), 'utf8').split('\n');
+  const index = lines.findIndex((l) => l.includes(lineText));
+  if (index === -1) throw new Error(`${lineText} is not in ${file}`);
+  const text = lines[index]!;
+  return { where: `src/${file}:${index + 1}:${text.indexOf(token, text.indexOf(lineText)) + 1}`, line: index + 1, text };
+}
+
+const spec = `
+import { test, expect } from 'daebug';
+
+async function firstError(daebug: any) {
+  await expect.poll(() => daebug.errors().length, { timeout: 5000 }).toBeGreaterThan(0);
+}
+
+test('uncaught error', async ({ page, daebug }) => {
+  await page.goto('/app/app.html');
+  await page.evaluate(() => (window as any).daebugApp.checkoutLater());
+  await firstError(daebug);
+});
+
+test('rejection', async ({ page, daebug }) => {
+  await page.goto('/app/app.html');
+  await page.evaluate(() => (window as any).daebugApp.loadProfileLater());
+  await firstError(daebug);
+});
+
+test('worker error', async ({ page, daebug }) => {
+  await page.goto('/app/app.html');
+  await page.evaluate(() => (window as any).daebugApp.startWorker());
+  await firstError(daebug);
+});
+
+test('eval job error', async ({ page, daebug }) => {
+  await page.goto('/app/app.html');
+  await expect(daebug.eval(page, () => {
+    const app = (window as any).daebugApp;
+    return app.checkoutNow();
+  })).rejects.toThrow('price');
+});
+
+test('inline map', async ({ page, daebug }) => {
+  await page.goto('/app/app.html?bundle=inline');
+  await page.evaluate(() => (window as any).daebugInline.greetLater());
+  await firstError(daebug);
+});
+
+for (const bundle of ['broken-404', 'broken-malformed', 'broken-slow']) {
+  test(bundle, async ({ page, daebug }) => {
+    await page.goto('/app/app.html?bundle=' + bundle);
+    await page.evaluate(() => (window as any).daebugApp.checkoutLater());
+    await firstError(daebug);
+  });
+}
+
+test.describe('strict', () => {
+  test.use({ daebugStrict: true });
+  test('strict uncaught error', async ({ page, daebug }) => {
+    await page.goto('/app/app.html');
+    await page.evaluate(() => (window as any).daebugApp.checkoutLater());
+    await firstError(daebug);
+  });
+});
+`;
+
+test.describe.configure({ mode: 'default' });
+
+let run: InlineRunResult;
+const byTitle = (title: string) => {
+  const entry = Object.entries(run.reports).find(([, r]) => r.test.title === title);
+  if (!entry) throw new Error(`no report for ${title}:\n${run.output}`);
+  return { json: entry[1], md: run.markdown[entry[0].replace(/\.json$/, '.md')] ?? '' };
+};
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  run = await runInlineTest({ 'maps.spec.ts': spec });
+});
+
+const thrown = at('pricing.ts', 'const unit = item.product!.price;', 'price;');
+
+test('an uncaught error names the original .ts file, line and function, with a code frame and a hint', () => {
+  const { json, md } = byTitle('uncaught error');
+  const error = json.events.find((e: any) => e.source === 'window.onerror');
+  expect(error.frames[0]).toMatchObject({ url: expect.stringContaining('/app/dist/app.js'), userCode: true, original: { source: 'src/pricing.ts', line: thrown.line, functionName: 'priceOf' } });
+  expect(error.frames.map((f: any) => f.original?.functionName)).toEqual(expect.arrayContaining(['priceOf', 'cartTotal', 'checkout', 'checkoutNow']));
+  expect(error.stack).toContain('/app/dist/app.js:1:');
+  expect(md).toContain(`  > ${thrown.where} in priceOf`);
+  expect(md).toContain(`${at('cart.ts', 'total += priceOf(item);', 'priceOf').where} in cartTotal`);
+  expect(md).toContain(`> ${thrown.line} | ${thrown.text}`);
+  const caret = md.split('\n')[md.split('\n').indexOf(`> ${thrown.line} | ${thrown.text}`) + 1]!;
+  expect(caret.indexOf('^') - caret.indexOf('|') - 2).toBe(thrown.text.indexOf('price;'));
+  expect(error.snippet).toContain(`> ${thrown.line} | ${thrown.text}`);
+  expect(error.hint).toMatch(/^Please check:\n- The value before `\.price` is undefined in src\/pricing\.ts:/);
+  expect(md).toContain("add to daebugIgnore: \"TypeError: Cannot read properties of undefined (reading 'price')\"");
+  expect(md).toContain(`\`window.onerror\` in \`page\` at ${error.ts} at \`${thrown.where} in priceOf\``);
+});
+
+test('a rejection names parseProfile in src/api.ts and suggests await or catch', () => {
+  const { json, md } = byTitle('rejection');
+  const rejection = json.events.find((e: any) => e.source === 'unhandledrejection');
+  const expected = at('api.ts', "throw new Error('profile payload has no id');", 'new Error');
+  expect(md).toContain(`  > ${expected.where} in parseProfile`);
+  expect(rejection.snippet).toContain(`> ${expected.line} | ${expected.text}`);
+  expect(rejection.hint).toContain('`await` the call that started it');
+});
+
+test('a worker error is mapped through the worker bundle map', () => {
+  const { json, md } = byTitle('worker error');
+  const error = json.events.find((e: any) => e.source === 'self.onerror');
+  const expected = at('jobs.ts', 'throw new RangeError(', 'new RangeError');
+  expect(error.realm).toBe('worker:worker.js');
+  expect(error.frames[0].original).toEqual({ source: 'src/jobs.ts', line: expected.line, column: Number(expected.where.split(':').pop()), functionName: 'validateJob' });
+  expect(md).toContain(`  > ${expected.where} in validateJob`);
+  expect(md).toContain(`${at('jobs.ts', 'validateJob(job);', 'validateJob').where} in runJob`);
+  expect(error.snippet).toContain(`> ${expected.line} | ${expected.text}`);
+});
+
+test('a daebug.eval job error is mapped in the page bundle and back to the spec line that called it', () => {
+  const { json, md } = byTitle('eval job error');
+  const job = json.jobs.find((j: any) => j.kind === 'eval');
+  expect(job.ok).toBe(false);
+  expect(job.error.frames[0]).toMatchObject({ userCode: true, original: { source: 'src/pricing.ts', line: thrown.line, functionName: 'priceOf' } });
+  const specLines = spec.split('\n');
+  const evalLine = specLines.findIndex((l) => l.includes('return app.checkoutNow();')) + 1;
+  const callLine = specLines.findIndex((l) => l.includes('await expect(daebug.eval(page')) + 1;
+  const inSpec = job.error.frames.filter((f: any) => f.original?.source === 'maps.spec.ts').map((f: any) => f.original.line);
+  expect(inSpec).toEqual([evalLine, callLine]);
+  expect(md).toContain(`maps.spec.ts:${evalLine}:${specLines[evalLine - 1]!.indexOf('checkoutNow') + 1}`);
+  expect(job.error.snippet).toContain(`> ${thrown.line} | ${thrown.text}`);
+  expect(job.error.hint).toContain('Please check:');
+  expect(md).toContain(`  > ${thrown.where} in priceOf`);
+});
+
+test('an inline data: map is read from the script itself', () => {
+  const { json, md } = byTitle('inline map');
+  const error = json.events.find((e: any) => e.source === 'window.onerror');
+  const expected = at('inline.ts', "return name!.toUpperCase() + '!';", 'toUpperCase');
+  expect(error.frames[0].original).toEqual({ source: 'src/inline.ts', line: expected.line, column: Number(expected.where.split(':').pop()), functionName: 'shout' });
+  expect(md).toContain(`${at('inline.ts', 'return shout(visitor);', 'shout').where} in greet`);
+  expect(error.snippet).toContain(`> ${expected.line} | ${expected.text}`);
+});
+
+for (const [bundle, reason] of [
+  ['broken-404', /source map http:\/\/127\.0\.0\.1:\d+\/app\/dist\/missing\.js\.map: HTTP 404/],
+  ['broken-malformed', /source map http:\/\/127\.0\.0\.1:\d+\/app\/dist\/broken-malformed\.js\.map is malformed: not valid JSON/],
+  ['broken-slow', /source map http:\/\/127\.0\.0\.1:\d+\/slow\?ms=6000: timed out after 2000 ms/],
+] as const) {
+  test(`${bundle}: the frame stays unmapped with the reason, the test is not held up`, () => {
+    const { json, md } = byTitle(bundle);
+    expect(json.test.status).toBe('passed');
+    const error = json.events.find((e: any) => e.source === 'window.onerror');
+    expect(error.frames[0]).toMatchObject({ url: expect.stringContaining(`/app/dist/${bundle}.js`), userCode: true, unmappedReason: expect.stringMatching(reason) });
+    expect(error.frames[0].original).toBeUndefined();
+    expect(md).toMatch(new RegExp(`  > http://127\\.0\\.0\\.1:\\d+/app/dist/${bundle}\\.js:1:\\d+ in \\w+ \\(not mapped: ${reason.source}`));
+    expect(error.snippet).toMatch(/^> 1 \| \(\(\)=>\{/m);
+    expect(error.hint).toContain('Please check:');
+    expect(json.diagnostics).toEqual([expect.objectContaining({ code: 'DAEBUG_SOURCE_MAP_FAILED', message: expect.stringMatching(reason) })]);
+    // The server answers the slow map after 6 s; daebug gives up after 2.
+    expect(json.test.duration).toBeLessThan(bundle === 'broken-slow' ? 5500 : 4000);
+  });
+}
+
+test('a strict failure message names the original position, the code frame and the hint', () => {
+  const { json } = byTitle('strict uncaught error');
+  expect(json.test.status).toBe('failed');
+  expect(run.output).toContain(`priceOf (${thrown.where})`);
+  expect(run.output).toMatch(new RegExp(`> ${thrown.line} \\| ${thrown.text.replace(/[.*+?^${}()|[\]\\!]/g, '\\$&')}`));
+  expect(run.output).toContain('Please check:');
+  expect(run.output).toContain('The value before `.price` is undefined');
+});

@@ -1,0 +1,123 @@
+/** What a hint is computed from: the event's kind and text, and where it happened. */
+export interface HintInput {
+  source: string;
+  message: string;
+  /** The first user frame, e.g. `src/cart.ts:12:5`, named in the suggestions. */
+  where?: string | undefined;
+}
+
+interface Rule {
+  /** Matches the message; the match feeds the suggestions. */
+  test: RegExp;
+  checks(match: RegExpExecArray, where: string): string[];
+  /** A stable substring of such errors, for the daebugIgnore entry; defaults to the message's first line. */
+  ignore?: string;
+}
+
+const RULES: Rule[] = [
+  {
+    test: /ResizeObserver loop (?:completed with undelivered notifications|limit exceeded)/,
+    ignore: 'ResizeObserver loop',
+    checks: () => ['This is browser noise, not a bug: a ResizeObserver callback changed layout within one frame. Nothing is broken.'],
+  },
+  {
+    test: /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|ChunkLoadError|Loading (?:CSS )?chunk \S+ failed|Unable to preload CSS/,
+    checks: () => [
+      'A lazily loaded chunk or module did not load: does the file exist at that URL on the server this test uses (stale build, wrong `base`/`publicPath`)?',
+      'Is the request blocked or answered by a `page.route()` in the test, or by the CSP?',
+    ],
+  },
+  {
+    test: /Content Security Policy|Refused to (?:load|execute|evaluate|connect|apply|frame|create)/,
+    checks: () => [
+      'The page\'s Content-Security-Policy blocked this: allow the source in the directive the message names (e.g. `script-src`, `connect-src`), or move inline code and `eval` into a file.',
+      'If the test sets a strict CSP on purpose, this is expected.',
+    ],
+  },
+  {
+    test: /Failed to fetch|NetworkError when attempting to fetch resource|Load failed|net::ERR_[A-Z_]+/,
+    checks: () => [
+      'A request failed before any response: is the URL right and the server up for this test?',
+      'CORS: does the response allow this page\'s origin (`Access-Control-Allow-Origin`)? Is it blocked by the CSP or aborted by a `page.route()`?',
+    ],
+  },
+  {
+    test: /Cannot access '([^']+)' before initialization|can't access lexical declaration '([^']+)' before initialization/,
+    checks: (m, where) => [`\`${m[1] ?? m[2]}\` is used${where} before its \`let\`/\`const\`/\`class\` line ran: move the use below it, or look for a circular import.`],
+  },
+  {
+    test: /([\p{L}_$][\p{L}\p{N}_$.]*) is not defined|Can't find variable: ([\p{L}_$][\p{L}\p{N}_$]*)/u,
+    checks: (m, where) => [
+      `Is \`${m[1] ?? m[2]}\` declared, imported and spelled right${where}?`,
+      'If it is a global from another script or a browser API: is that script loaded first, in this realm? Workers have no `window` or `document`.',
+    ],
+  },
+  {
+    test: /Cannot (?:read|set) propert(?:y|ies) of (undefined|null)(?: \((?:reading|setting) '([^']*)'\))?|Cannot read property '([^']*)' of (undefined|null)|can't access property "?([^",]*)"?, (.+) is (undefined|null)|(undefined|null) is not an object \(evaluating '([^']*)'\)|(\S+) is (undefined|null)$/,
+    checks: (m, where) => {
+      const nothing = m[1] ?? m[4] ?? m[7] ?? m[8] ?? m[11] ?? 'undefined';
+      const property = m[2] ?? m[3] ?? m[5] ?? m[9]?.split('.').pop();
+      const read = property ? `\`.${property}\`` : 'the property';
+      return [
+        `The value before ${read} is ${nothing}${where}: where should it come from (a missing field, an empty response, a lookup that found nothing, data not loaded yet)?`,
+        `If it may legitimately be missing, guard it (\`?.\`, a default, or an early return); otherwise fix whatever should have set it.`,
+      ];
+    },
+  },
+  {
+    test: /([\p{L}_$][^\s]*) is not a function/u,
+    checks: (m, where) => [
+      `Is \`${m[1]}\` spelled right and a function at this point${where} (not undefined, a Promise or a plain value)?`,
+      'If it is imported: named or default export? If it is a method: is it called on the right object?',
+    ],
+  },
+  {
+    test: /^Script error\.?$/,
+    checks: () => ['A cross-origin script threw and the browser hid the details: load it with `crossorigin` and serve it with `Access-Control-Allow-Origin` to see the real error.'],
+  },
+  {
+    test: /Unexpected token '?<'?|is not valid JSON/,
+    checks: () => ['A script or JSON response was HTML (often a 404 page or an index.html fallback): check the URL it was loaded from.'],
+  },
+];
+
+const REJECTION = [
+  'Nothing handled this rejected Promise: `await` the call that started it (see the first user frame) or add `.catch(...)`.',
+  'In an event handler or timer, wrap the async work in `try`/`catch` so the failure is handled.',
+];
+
+/**
+ * A short "Please check:" block for an error, in the spirit of compiler hints: the likely cause, what to try first,
+ * and the exact `daebugIgnore` entry for when the error is expected. Undefined when no rule knows the error.
+ */
+export function hintFor(input: HintInput): string | undefined {
+  const message = input.message.split('\n', 1)[0] ?? '';
+  const where = input.where ? ` in ${input.where}` : '';
+  const checks: string[] = [];
+  let ignore: string | undefined;
+  for (const rule of RULES) {
+    const match = rule.test.exec(message);
+    if (!match) continue;
+    checks.push(...rule.checks(match, where));
+    ignore = rule.ignore;
+    break;
+  }
+  if (input.source === 'unhandledrejection') checks.push(...REJECTION.slice(0, checks.length ? 1 : 2));
+  if (!checks.length) return undefined;
+  const entry = ignore ?? ignoreEntry(message);
+  return ['Please check:', ...checks.map((c) => `- ${c}`), `If this is expected in this test, add to daebugIgnore: ${quote(entry)}`].join('\n');
+}
+
+/** A substring of the message that keeps matching when volatile parts (numbers, ids, URLs) differ: its first 80 characters. */
+function ignoreEntry(message: string): string {
+  const text = message.replace(/^Uncaught (?:\(in promise\) )?/, '');
+  const cut = text.search(/https?:\/\/|\d{3,}/);
+  const stable = (cut > 12 ? text.slice(0, cut) : text).trim();
+  return stable.length > 80 ? stable.slice(0, 80).replace(/\s+\S*$/, '') : stable;
+}
+
+/** A JavaScript string literal, single-quoted unless the text has single quotes. */
+function quote(text: string): string {
+  if (text.includes("'") && !text.includes('"')) return JSON.stringify(text);
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}

@@ -1,0 +1,114 @@
+import type { Fetcher } from './fetch';
+import { LruCache } from './lru';
+import { decodeDataUrl, findSourceMappingUrl, resolveMapUrl } from './map-url';
+import { parseSourceMap, SourceMapParseError, type LoadedSourceMap } from './source-map';
+import { TextLines } from './text-lines';
+
+/** A script a frame points at, with its source map when one could be loaded. */
+export interface ScriptInfo {
+  url: string;
+  /** The generated code: a code frame when there is no map, and where function names are looked up. */
+  lines?: TextLines | undefined;
+  map?: LoadedSourceMap | undefined;
+  /** Why the script's frames stay unmapped. */
+  reason?: string | undefined;
+  /** true when the reason is a failure (404, malformed, too slow), not just a script without a map. */
+  failed?: boolean | undefined;
+  /** Characters held: the script and its map's text; what the cache budget counts. */
+  bytes?: number | undefined;
+}
+
+/** Decoding cost grows with the mappings: past this a map is reported as too large instead of stalling the test. */
+export const MAX_MAPPINGS_CHARS = 4 * 1024 * 1024;
+
+type Cached = Promise<ScriptInfo>;
+
+// One cache per worker process, for the whole run: each script and map is fetched once, however many tests fail in it.
+const shared = new LruCache<Cached>(50, 20 * 1024 * 1024);
+
+/** Loads scripts, their source maps and original sources by URL, through a bounded per-process cache. */
+export class SourceMaps {
+  /** How many fetches this instance started (not answered from the cache). */
+  fetches = 0;
+
+  constructor(
+    private readonly fetcher: Fetcher,
+    private readonly cache: LruCache<Cached> = shared,
+  ) {}
+
+  script(url: string): Promise<ScriptInfo> {
+    return this.cached(`script:${withoutHash(url)}`, () => this.loadScript(withoutHash(url)));
+  }
+
+  /** An original source's text, for maps without `sourcesContent`. */
+  async source(url: string): Promise<TextLines | undefined> {
+    const info = await this.cached(`source:${url}`, async () => {
+      const result = await this.fetch(url);
+      return result.ok ? { url, lines: new TextLines(result.text) } : { url, reason: result.reason, failed: true };
+    });
+    return info.lines;
+  }
+
+  private cached(key: string, load: () => Promise<ScriptInfo>): Cached {
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    // A fetcher is not supposed to throw; if one does, the frames stay unmapped with its message.
+    const pending = load().catch((error: unknown): ScriptInfo => ({ url: key, reason: `request failed: ${error instanceof Error ? error.message : String(error)}`, failed: true }));
+    this.cache.set(key, pending);
+    void pending.then((info) => {
+      // A request that failed outright (e.g. the context closed) may work for the next test; a 404 or a timeout will not.
+      if (info.reason?.includes('request failed')) this.cache.delete(key, pending);
+      else this.cache.resize(key, pending, info.bytes ?? info.lines?.text.length ?? 0);
+    });
+    return pending;
+  }
+
+  private fetch(url: string) {
+    this.fetches++;
+    return this.fetcher(url);
+  }
+
+  private async loadScript(url: string): Promise<ScriptInfo> {
+    const script = await this.fetch(url);
+    if (!script.ok) return { url, reason: `script could not be read: ${script.reason}`, failed: true };
+    const lines = new TextLines(script.text);
+    if (/html/i.test(script.contentType) || /^\s*<(!doctype|html|head|body|script)\b/i.test(script.text.slice(0, 200))) {
+      return { url, lines, reason: 'inline script in an HTML page' };
+    }
+    const reference = script.sourceMapHeader ?? findSourceMappingUrl(script.text);
+    if (!reference) return { url, lines, reason: 'the script has no sourceMappingURL' };
+    let mapText = decodeDataUrl(reference);
+    let mapUrl = url;
+    let label = 'inline source map';
+    if (mapText === undefined) {
+      const resolved = resolveMapUrl(reference, url);
+      if (!resolved) return { url, lines, reason: `sourceMappingURL ${reference} is not a valid URL`, failed: true };
+      mapUrl = resolved;
+      label = `source map ${resolved}`;
+      const map = await this.fetch(resolved);
+      if (!map.ok) return { url, lines, reason: `${label}: ${map.reason}`, failed: true };
+      mapText = map.text;
+    }
+    const bytes = script.text.length + mapText.length;
+    const mappings = /"mappings"\s*:\s*"([^"]*)"/.exec(mapText)?.[1]?.length ?? 0;
+    if (mappings > MAX_MAPPINGS_CHARS) {
+      return { url, lines, reason: `${label} is too large to decode (${(mappings / 1024 / 1024).toFixed(1)} MB of mappings)`, failed: true };
+    }
+    try {
+      return { url, lines, map: parseSourceMap(mapText, mapUrl), bytes };
+    } catch (error) {
+      const reason = error instanceof SourceMapParseError ? error.message : String(error);
+      return { url, lines, reason: `${label} is malformed: ${reason}`, failed: true };
+    }
+  }
+}
+
+function withoutHash(url: string): string {
+  const at = url.indexOf('#');
+  return at === -1 ? url : url.slice(0, at);
+}
+
+/** Empties the per-process cache (tests only). */
+export function clearSourceMapCache(): void {
+  shared.clear();
+}

@@ -1,0 +1,57 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { hintFor } from '../../src/stack/hints';
+import { matchesIgnore } from '../../src/model/classify';
+
+/** The ignore entry a hint suggests, evaluated as the JavaScript literal it is. */
+function ignoreEntry(hint: string): string {
+  const literal = /add to daebugIgnore: (.*)$/m.exec(hint)?.[1];
+  assert.ok(literal, hint);
+  return new Function(`return ${literal}`)() as string;
+}
+
+const cases: Array<{ name: string; source: string; message: string; expect: RegExp }> = [
+  { name: 'ReferenceError (Chromium)', source: 'window.onerror', message: 'ReferenceError: cartTotal is not defined', expect: /Is `cartTotal` declared, imported and spelled right in src\/a\.ts:3:5\?/ },
+  { name: 'ReferenceError (WebKit)', source: 'pageerror', message: "ReferenceError: Can't find variable: cartTotal", expect: /`cartTotal` declared/ },
+  { name: 'TDZ', source: 'window.onerror', message: "ReferenceError: Cannot access 'store' before initialization", expect: /`store` is used in src\/a\.ts:3:5 before its `let`\/`const`\/`class` line ran/ },
+  { name: 'property of undefined (Chromium)', source: 'window.onerror', message: "TypeError: Cannot read properties of undefined (reading 'price')", expect: /The value before `\.price` is undefined in src\/a\.ts:3:5/ },
+  { name: 'property of null (old Chromium)', source: 'window.onerror', message: "TypeError: Cannot read property 'price' of null", expect: /before `\.price` is null/ },
+  { name: 'property of undefined (Firefox)', source: 'pageerror', message: 'TypeError: can\'t access property "price", item.product is undefined', expect: /before `\.price` is undefined/ },
+  { name: 'property of undefined (WebKit)', source: 'pageerror', message: "TypeError: undefined is not an object (evaluating 'item.product.price')", expect: /before `\.price` is undefined/ },
+  { name: 'not a function', source: 'window.onerror', message: 'TypeError: api.load is not a function', expect: /Is `api\.load` spelled right and a function at this point in src\/a\.ts:3:5/ },
+  { name: 'unhandled rejection', source: 'unhandledrejection', message: 'Error: profile payload has no id', expect: /`await` the call that started it .* or add `\.catch\(\.\.\.\)`/ },
+  { name: 'failed fetch', source: 'unhandledrejection', message: 'TypeError: Failed to fetch', expect: /request failed before any response[\s\S]*Access-Control-Allow-Origin[\s\S]*`await` the call/ },
+  { name: 'network error (Firefox)', source: 'pageerror', message: 'TypeError: NetworkError when attempting to fetch resource.', expect: /request failed before any response/ },
+  { name: 'CSP', source: 'browser.security', message: "Refused to load the script 'http://cdn.example/x.js' because it violates the following Content Security Policy directive: \"script-src 'self'\".", expect: /Content-Security-Policy blocked this/ },
+  { name: 'dynamic import', source: 'unhandledrejection', message: 'TypeError: Failed to fetch dynamically imported module: http://localhost/assets/page-1a2b.js', expect: /lazily loaded chunk or module did not load/ },
+  { name: 'webpack chunk', source: 'unhandledrejection', message: 'ChunkLoadError: Loading chunk 417 failed.', expect: /lazily loaded chunk/ },
+  { name: 'ResizeObserver', source: 'window.onerror', message: 'ResizeObserver loop completed with undelivered notifications.', expect: /browser noise, not a bug[\s\S]*daebugIgnore: 'ResizeObserver loop'$/ },
+  { name: 'cross-origin script', source: 'window.onerror', message: 'Script error.', expect: /crossorigin/ },
+  { name: 'HTML instead of JSON', source: 'unhandledrejection', message: `SyntaxError: Unexpected token '<', "<!doctype "... is not valid JSON`, expect: /response was HTML/ },
+];
+
+describe('hintFor', () => {
+  for (const c of cases) {
+    it(`${c.name}: a "Please check:" block with an ignore entry that matches the error`, () => {
+      const hint = hintFor({ source: c.source, message: c.message, where: 'src/a.ts:3:5' });
+      assert.ok(hint, `no hint for ${c.message}`);
+      assert.match(hint, /^Please check:\n- /);
+      assert.match(hint, c.expect);
+      assert.equal(matchesIgnore({ type: 'error', source: c.source, message: c.message }, [ignoreEntry(hint)]), true, hint);
+    });
+  }
+
+  it('leaves an error it does not recognise alone', () => {
+    assert.equal(hintFor({ source: 'window.onerror', message: 'Error: the cart is closed' }), undefined);
+  });
+
+  it('quotes messages with quotes and backslashes as valid JavaScript', () => {
+    const hint = hintFor({ source: 'unhandledrejection', message: `Error: can't parse "a\\b"` })!;
+    assert.equal(ignoreEntry(hint), `Error: can't parse "a\\b"`);
+  });
+
+  it('keeps volatile parts (URLs, long numbers) out of the ignore entry', () => {
+    const hint = hintFor({ source: 'unhandledrejection', message: 'Error: request 123456 to http://api.test/x failed' })!;
+    assert.equal(ignoreEntry(hint), 'Error: request');
+  });
+});
