@@ -5,6 +5,7 @@ export { Daebug } from './daebug';
 export type { EvalTarget, ErrorsOptions } from './daebug';
 export { defaultLimits } from './options';
 export type { DaebugLimits, IgnorePattern } from './options';
+export type { RedactOption, RedactOptions } from './redact';
 export { reportSchema, eventSchema, jobSchema, summarySchema, SCHEMA_VERSION } from './model/schema';
 export type { Report, Attempt, DaebugEvent, Job, Summary, Frame, Location, Diagnostic, Dropped } from './model/schema';
 export { reportSlug } from './slug';

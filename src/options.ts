@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { DaebugOptionsError } from './errors';
+import { makeRedactor, redactSchema, type RedactOption, type Redactor } from './redact';
 
 /** Bounds on what daebug keeps for one test. Every field is optional in `daebugLimits`. */
 export interface DaebugLimits {
-  /** Events accepted per realm per second; the rest are counted as dropped. @default 100 */
+  /** Events accepted per realm per second, counted apart for errors and for other console output; the rest are counted as dropped. @default 100 */
   eventsPerSecond: number;
   /** Events kept per test: the first quarter and the most recent rest. Errors have their own equal budget. @default 1000 */
   maxEvents: number;
@@ -11,7 +12,7 @@ export interface DaebugLimits {
   maxMessageLength: number;
   /** Characters kept of one stack. @default 8000 */
   maxStackLength: number;
-  /** Bytes of one Markdown report. @default 262144 */
+  /** Bytes of one Markdown report; when set, it wins over the reporter's `maxReportBytes` for this test. @default 262144 */
   maxReportBytes: number;
   /** Nesting depth of serialized console arguments. @default 3 */
   maxDepth: number;
@@ -78,9 +79,13 @@ export interface ResolvedOptions {
   capture: boolean;
   ignore: IgnorePattern[];
   limits: DaebugLimits;
+  /** The limits the user set, before defaults. */
+  limitsSet?: Partial<DaebugLimits>;
+  /** Applied to everything a test's record holds; none when absent. */
+  redact?: Redactor;
 }
 
-export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown }): ResolvedOptions {
+export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown }): ResolvedOptions {
   const strict = parseOption('daebugStrict', z.boolean(), raw.strict, 'true or false');
   const capture = parseOption('daebugCapture', z.boolean(), raw.capture, 'true or false');
   const ignore = parseOption('daebugIgnore', ignoreSchema, raw.ignore, 'an array of strings (substrings) and RegExps');
@@ -90,7 +95,9 @@ export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore:
     raw.limits ?? {},
     `an object with any of ${Object.keys(defaultLimits).join(', ')} (positive integers)`,
   );
-  return { strict, capture, ignore, limits: { ...defaultLimits, ...(stripUndefined(limits) as Partial<DaebugLimits>) } };
+  const redact = parseOption('daebugRedact', redactSchema, raw.redact ?? true, 'true, false, or { patterns?: RegExp[], builtIn?: boolean }') as RedactOption;
+  const limitsSet = stripUndefined(limits) as Partial<DaebugLimits>;
+  return { strict, capture, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact) };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -9,6 +9,7 @@ const CONSOLE_FN = `function (limits, ...args) { return (${serializeInRealm.toSt
 const THROWN_FN = `function (limits) { return (${serializeInRealm.toString()})('thrown', this, limits); }`;
 const RELEASE_EVERY = 500;
 const PAIRING_MS = 2000;
+const DETACH_MS = 1000;
 
 interface Channel {
   realm: string;
@@ -127,7 +128,11 @@ export async function attachChromiumPage(context: BrowserContext, page: Page, re
   pageChannel.mainFrameId = info.targetInfo.targetId;
   return async () => {
     page.off('framenavigated', onNavigated);
-    await session.detach().catch(() => undefined);
+    // After a renderer crash Playwright's detach never settles: the test must not wait for it.
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, DETACH_MS)));
+    await Promise.race([session.detach().catch(() => undefined), giveUp]);
+    clearTimeout(timer);
   };
 }
 
@@ -207,13 +212,16 @@ function onException(channel: Channel, details: ExceptionDetails, timestamp: num
   if (thrown?.subtype === 'error' && thrown.description) {
     stack = thrown.description;
     message = messageFromStack(thrown.description);
+    // A cause chain and an AggregateError's inner errors are only readable in the page.
+    refine = thrown.objectId !== undefined;
   } else if (thrown && isPrimitive(thrown)) {
     message = primitiveText(thrown);
     stack = frames ? `${message}\n${frames}` : undefined;
   } else if (thrown) {
     message = previewText(thrown);
     stack = frames ? `${message}\n${frames}` : undefined;
-    refine = thrown.objectId !== undefined;
+    // A Proxy's traps are page code: reading through it would run them.
+    refine = thrown.objectId !== undefined && thrown.subtype !== 'proxy';
   } else {
     message = details.text.replace(/^Uncaught( \(in promise\))?:?\s*/, '') || details.text;
   }
@@ -229,8 +237,15 @@ function onException(channel: Channel, details: ExceptionDetails, timestamp: num
   });
   if (event && refine && thrown?.objectId) {
     const objectId = thrown.objectId;
-    refineWith(channel, recorder, event, { functionDeclaration: THROWN_FN, objectId, arguments: [{ value: limitsFor(recorder) }] }, (value: { message?: string }) => {
-      if (value?.message) {
+    const isError = thrown.subtype === 'error';
+    refineWith(channel, recorder, event, { functionDeclaration: THROWN_FN, objectId, arguments: [{ value: limitsFor(recorder) }] }, (value: { message?: string; stack?: string }) => {
+      if (isError) {
+        // Only what the description lacks: the "Caused by:" lines and inner errors that follow the stack (or,
+        // where the page's stack accessor was not read, the headline).
+        const full = value?.stack ?? '';
+        const tail = event.stack && full.startsWith(event.stack) ? full.slice(event.stack.length) : value?.message && full.startsWith(value.message) ? full.slice(value.message.length) : '';
+        if (event.stack !== undefined && /^\n(?:Caused by: |  \[\d+\] )/.test(tail)) event.stack += tail;
+      } else if (value?.message) {
         if (event.stack?.startsWith(event.message)) event.stack = value.message + event.stack.slice(event.message.length);
         event.message = value.message;
       }
@@ -266,20 +281,25 @@ function onConsole(channel: Channel, params: any, recorder: Recorder): void {
   });
   if (structured) channel.objectsSinceRelease++;
   if (event && structured) {
+    // A Proxy's traps are page code: it is shown from V8's preview, which does not run them.
+    const safeArgs = args.map((a): RemoteObject => (a.subtype === 'proxy' ? { type: 'string', value: `Proxy ${previewText(a)}` } : a));
     refineWith(
       channel,
       recorder,
       event,
-      { functionDeclaration: CONSOLE_FN, executionContextId: params.executionContextId, arguments: [{ value: limitsFor(recorder) }, ...args.map(callArgument)] },
+      { functionDeclaration: CONSOLE_FN, executionContextId: params.executionContextId, arguments: [{ value: limitsFor(recorder) }, ...safeArgs.map(callArgument)] },
       (value: { text?: string }) => {
         if (typeof value?.text === 'string') event.message = type === 'assert' ? `Assertion failed: ${value.text}` : value.text;
       },
     );
-  } else if (channel.objectsSinceRelease >= RELEASE_EVERY && channel.inflight === 0) {
-    // Console arguments stay alive in the page for our session until released; a flood must not pin them.
-    channel.objectsSinceRelease = 0;
-    channel.send('Runtime.releaseObjectGroup', { objectGroup: 'console' }).catch(() => undefined);
-  }
+  } else releaseConsoleObjects(channel);
+}
+
+function releaseConsoleObjects(channel: Channel): void {
+  if (channel.objectsSinceRelease < RELEASE_EVERY || channel.inflight > 0) return;
+  // Console arguments stay alive in the page for our session until released; a flood must not pin them.
+  channel.objectsSinceRelease = 0;
+  channel.send('Runtime.releaseObjectGroup', { objectGroup: 'console' }).catch(() => undefined);
 }
 
 function onLogEntry(channel: Channel, entry: any, recorder: Recorder): void {
@@ -322,6 +342,10 @@ function refineWith<T>(channel: Channel, recorder: Recorder, event: StoredEvent,
       })
       // The page navigated or closed before the values could be read: the preview text stays.
       .catch(() => undefined)
-      .finally(() => channel.inflight--),
+      .finally(() => {
+        channel.inflight--;
+        // Events that are all within the rate limit are all refined: release once the last read is back.
+        releaseConsoleObjects(channel);
+      }),
   );
 }

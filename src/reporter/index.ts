@@ -82,7 +82,8 @@ class DaebugReporter implements Reporter {
       retry: result.retry,
       duration: result.duration,
     };
-    const attempt = buildAttempt(readRecord(result), meta, collectSteps(result.steps));
+    const record = readRecord(result);
+    const attempt = buildAttempt(record, meta, collectSteps(result.steps));
     const earlier = this.earlier.get(test.id) ?? [];
     const report: Report = { ...attempt, markdownFile: `${slug}.md` };
     if (earlier.length) report.attempts = earlier;
@@ -94,7 +95,7 @@ class DaebugReporter implements Reporter {
     const mdFile = path.join(this.options.outputDir, `${slug}.md`);
     const jsonFile = path.join(this.options.outputDir, `${slug}.json`);
     writeAtomic(jsonFile, JSON.stringify(report, null, 2) + '\n');
-    writeAtomic(mdFile, formatMarkdown(report, { maxBytes: this.options.maxReportBytes, jsonFile: `${slug}.json` }));
+    writeAtomic(mdFile, formatMarkdown(report, { maxBytes: record?.maxReportBytes ?? this.options.maxReportBytes, jsonFile: `${slug}.json` }));
     this.index.set(test.id, {
       title: test.title,
       titlePath: meta.titlePath,
