@@ -173,7 +173,8 @@ for (const [bundle, reason] of [
 test('a strict failure message names the original position, the code frame and the hint', () => {
   const { json } = byTitle('strict uncaught error');
   expect(json.test.status).toBe('failed');
-  expect(run.output).toContain(`priceOf (${thrown.where})`);
+  expect(run.output).toContain(`↳ ${thrown.where} in priceOf`);
+  expect(run.output).not.toContain('at ↳');
   expect(run.output).toMatch(new RegExp(`> ${thrown.line} \\| ${thrown.text.replace(/[.*+?^${}()|[\]\\!]/g, '\\$&')}`));
   expect(run.output).toContain('Please check:');
   expect(run.output).toContain('The value before `.price` is undefined');

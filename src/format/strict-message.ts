@@ -1,16 +1,17 @@
 import type { DaebugEvent } from '../model/schema';
+import { firstUserFrame, frameWhere } from './frames';
 
 const LISTED = 20;
 
 function topFrame(event: DaebugEvent): string | undefined {
-  const frame = event.frames?.find((f) => f.userCode) ?? event.frames?.[0];
-  if (frame) {
-    const where = frame.original ? `${frame.original.source}:${frame.original.line}:${frame.original.column}` : `${frame.url}:${frame.line}:${frame.column}`;
-    const fn = frame.original?.functionName ?? frame.functionName;
-    return fn ? `${fn} (${where})` : where;
-  }
+  const frame = firstUserFrame(event.frames);
+  if (frame) return frameWhere(frame);
   const line = event.stack?.split('\n').find((l) => /^\s+at\s/.test(l));
-  if (line) return line.trim().replace(/^at\s+/, '');
+  if (line) {
+    // "at fn (url:1:2)" becomes "url:1:2 in fn": Playwright reads "(file:line:col)" lines of a message as frames.
+    const match = /^\s+at\s+(.*?)\s+\((.*)\)$/.exec(line);
+    return match ? `${match[2]} in ${match[1]}` : line.trim().replace(/^at\s+/, '');
+  }
   return event.location ? `${event.location.url}:${event.location.line}:${event.location.column}` : undefined;
 }
 
