@@ -15,12 +15,10 @@ interface Channel {
   realm: string;
   /** Set on a page's channel once replayed contexts are past: a new main-world context then means a navigation. */
   mainFrameId?: string;
-  /** The newest navigation, whose time may still move to just before the page's first event. */
-  navigation?: StoredEvent | undefined;
+  /** The newest navigation, or the worker's start: its time may still move to just before the realm's first event. */
+  opening?: StoredEvent | undefined;
   /** A navigation event that still waits for its other half: the URL (from Playwright) or the new context (from CDP). */
   unpaired?: { event: StoredEvent; waitsFor: 'url' | 'context'; at: number } | undefined;
-  /** Set while a navigation's receipt time may still be later than the page's first event times. */
-  navigationTimeOpen?: boolean;
   isWorker: boolean;
   send(method: string, params?: object): Promise<any>;
   ignoredContexts: Set<number>;
@@ -83,7 +81,7 @@ export async function attachChromiumPage(context: BrowserContext, page: Page, re
     });
     children.set(sessionId, child);
     recorder.addRealm(childRealm);
-    if (targetInfo.type === 'worker') lifecycle(recorder, childRealm, 'worker.start', targetInfo.url);
+    if (targetInfo.type === 'worker') child.channel.opening = lifecycle(recorder, childRealm, 'worker.start', targetInfo.url);
     child.channel.send('Runtime.enable').catch(() => undefined);
   });
   session.on('Target.receivedMessageFromTarget', (event) => {
@@ -140,8 +138,11 @@ function makeChannel(realm: string, isWorker: boolean, send: Channel['send']): C
   return { realm, isWorker, send, ignoredContexts: new Set(), objectsSinceRelease: 0, inflight: 0 };
 }
 
+const FATAL_SOURCES: ReadonlySet<string> = new Set(['page.crash', 'browser.disconnected']);
+
 export function lifecycle(recorder: Recorder, realm: string, source: string, message: string, timeMs = Date.now()): StoredEvent | undefined {
-  return recorder.add({ type: source === 'page.crash' ? 'error' : 'console', level: source === 'page.crash' ? 'error' : 'debug', source, realm, timeMs, message });
+  const fatal = FATAL_SOURCES.has(source);
+  return recorder.add({ type: fatal ? 'error' : 'console', level: fatal ? 'error' : 'debug', source, realm, timeMs, message });
 }
 
 function handleRuntimeEvent(channel: Channel, method: string, params: any, recorder: Recorder): void {
@@ -154,36 +155,36 @@ function handleRuntimeEvent(channel: Channel, method: string, params: any, recor
         // CDP's new main-world context and Playwright's framenavigated (with the URL) arrive in either order.
         const pending = channel.unpaired;
         if (pending?.waitsFor === 'context' && Date.now() - pending.at < PAIRING_MS) {
-          channel.navigation = pending.event;
+          channel.opening = pending.event;
           channel.unpaired = undefined;
         } else {
-          channel.navigation = lifecycle(recorder, channel.realm, 'navigation', context.origin ?? '');
-          if (channel.navigation) channel.unpaired = { event: channel.navigation, waitsFor: 'url', at: Date.now() };
+          channel.opening = lifecycle(recorder, channel.realm, 'navigation', context.origin ?? '');
+          if (channel.opening) channel.unpaired = { event: channel.opening, waitsFor: 'url', at: Date.now() };
         }
-        channel.navigationTimeOpen = true;
       }
       return;
     }
     case 'Runtime.exceptionThrown':
-      placeNavigation(channel, params.timestamp);
+      placeOpening(channel, params.timestamp);
       return onException(channel, params.exceptionDetails as ExceptionDetails, params.timestamp as number, recorder);
     case 'Runtime.consoleAPICalled':
-      placeNavigation(channel, params.timestamp);
+      placeOpening(channel, params.timestamp);
       return onConsole(channel, params, recorder);
     case 'Log.entryAdded':
+      placeOpening(channel, params.entry?.timestamp);
       return onLogEntry(channel, params.entry, recorder);
   }
 }
 
 /**
- * A navigation is stamped when its context reaches Node, which can be later than the page's own time for
- * the events that follow it; CDP delivers them in order, so the navigation moves to just before them.
+ * A navigation or a worker's start is stamped when it reaches Node, which can be later than the realm's own
+ * time for the events that follow it; CDP delivers them in order, so it moves to just before the first one.
  */
-function placeNavigation(channel: Channel, pageTime: number | undefined): void {
-  const navigation = channel.navigation;
-  if (!channel.navigationTimeOpen || !navigation || pageTime === undefined) return;
-  if (pageTime < navigation.timeMs) navigation.timeMs = pageTime - 0.001;
-  channel.navigationTimeOpen = false;
+function placeOpening(channel: Channel, realmTime: number | undefined): void {
+  const opening = channel.opening;
+  if (!opening || realmTime === undefined) return;
+  if (realmTime < opening.timeMs) opening.timeMs = realmTime - 0.001;
+  channel.opening = undefined;
 }
 
 function topLocation(frames: CallFrame[] | undefined, fallback?: { url?: string | undefined; lineNumber: number; columnNumber: number }) {

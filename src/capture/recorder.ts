@@ -69,6 +69,7 @@ export function cutText(text: string, max: number): string {
 }
 
 const MARK = ' …[truncated, ';
+const TEST_TIMEOUT = /\bTest timeout of \d+ms exceeded\b/;
 // Redaction reads this much past the cut, so a secret that straddles the cut is still recognised.
 const REDACT_SLACK = 4096;
 
@@ -203,7 +204,8 @@ export class Recorder {
   }
 
   finishSpan(span: Span, outcome: { ok: boolean; value?: unknown; error?: { message: string; stack?: string | undefined } }): void {
-    span.endMs = Date.now();
+    // The test's timeout rejects the job's pending calls: the job did not finish, it was cut off.
+    if (!TEST_TIMEOUT.test(outcome.error?.message ?? '')) span.endMs = Date.now();
     span.ok = outcome.ok;
     if (outcome.value !== undefined) span.value = outcome.value;
     const { maxMessageLength, maxStackLength } = this.options.limits;
@@ -214,7 +216,8 @@ export class Recorder {
     let found: Span | undefined;
     for (const span of this.spans) {
       if ((kind === 'step') !== (span.kind === 'step')) continue;
-      if (span.startMs <= timeMs && (span.endMs === undefined || timeMs <= span.endMs)) {
+      // Strictly after the start: a Node-stamped event in the very millisecond a job starts came before it.
+      if (span.startMs < timeMs && (span.endMs === undefined || timeMs <= span.endMs)) {
         if (!found || span.startMs >= found.startMs) found = span;
       }
     }

@@ -65,7 +65,8 @@ describe('Recorder', () => {
   it('assigns events to the innermost job by time and marks expected ones', () => {
     const recorder = new Recorder({ ...options, ignore: ['benign'] });
     const job = recorder.startSpan('eval', 'page', { code: 'x' });
-    recorder.add({ type: 'error', source: 'unhandledrejection', realm: 'page', timeMs: Date.now(), message: 'benign failure' });
+    recorder.add({ type: 'error', source: 'unhandledrejection', realm: 'page', timeMs: job.startMs + 0.5, message: 'benign failure' });
+    for (const until = Date.now() + 2; Date.now() < until; );
     recorder.finishSpan(job, { ok: true, value: '1' });
     recorder.add({ type: 'error', source: 'window.onerror', realm: 'page', timeMs: Date.now() + 10, message: 'later' });
     const [inJob, later] = recorder.events();

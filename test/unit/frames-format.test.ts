@@ -64,7 +64,7 @@ describe('events with frames, code frames and hints', () => {
 
   it('names the original position, code frame and hint in the strict failure message', () => {
     const message = strictFailure([event], 'reports/a.md');
-    assert.match(message, /priceOf \(src\/pricing\.ts:13:30\)/);
+    assert.match(message, /↳ src\/pricing\.ts:13:30 in priceOf/);
     assert.match(message, /> 13 \|   const unit = item\.product!\.price;/);
     assert.match(message, /Please check:/);
   });
