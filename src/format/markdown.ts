@@ -97,18 +97,20 @@ function groupByRealm(events: readonly DaebugEvent[]): DaebugEvent[][] {
 
 interface Entry {
   at: number;
+  /** Breaks ties within a millisecond: background events stamped then came before the job or step that started. */
+  order: number;
   text: string;
 }
 
 /** The transcript: jobs, steps and background groups in time order. */
 function transcriptEntries(report: Attempt): Entry[] {
   const entries: Entry[] = [];
-  for (const job of report.jobs) entries.push({ at: Date.parse(job.startedAt), text: jobEntry(job) });
-  for (const step of report.steps ?? []) entries.push({ at: Date.parse(step.startedAt), text: stepEntry(step) });
+  for (const job of report.jobs) entries.push({ at: Date.parse(job.startedAt), order: 1, text: jobEntry(job) });
+  for (const step of report.steps ?? []) entries.push({ at: Date.parse(step.startedAt), order: 1, text: stepEntry(step) });
   const background = report.events.filter((e) => e.jobId === undefined && e.stepId === undefined);
   let run: DaebugEvent[] = [];
   const flush = () => {
-    if (run.length) entries.push({ at: Date.parse(run[0]!.time), text: backgroundEntry(run) });
+    if (run.length) entries.push({ at: Date.parse(run[0]!.time), order: 0, text: backgroundEntry(run) });
     run = [];
   };
   for (const event of background) {
@@ -116,7 +118,7 @@ function transcriptEntries(report: Attempt): Entry[] {
     run.push(event);
   }
   flush();
-  return entries.sort((a, b) => a.at - b.at);
+  return entries.sort((a, b) => a.at - b.at || a.order - b.order);
 }
 
 function header(report: Attempt, options: MarkdownOptions, h: string): string[] {
