@@ -6,7 +6,7 @@ import { makeRedactor, redactSchema, type RedactOption, type Redactor } from './
 export interface DaebugLimits {
   /** Events accepted per realm per second, counted apart for errors and for other console output; the rest are counted as dropped. @default 100 */
   eventsPerSecond: number;
-  /** Events kept per test: the first quarter and the most recent rest. Errors have their own equal budget. @default 1000 */
+  /** Events kept per test: the first quarter and the most recent rest. Uncaught errors and console.error have their own equal budget, so console noise never pushes them out. @default 1000 */
   maxEvents: number;
   /** Characters kept of one message. @default 1000 */
   maxMessageLength: number;

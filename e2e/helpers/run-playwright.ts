@@ -38,6 +38,8 @@ export interface InlineRunOptions {
   command?: string[];
   /** Called with the child process once it started (e.g. to send it SIGINT). */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+  /** Start the CLI in a process group of its own, so `process.kill(-child.pid, 'SIGINT')` reaches it as Ctrl-C would. */
+  detached?: boolean;
 }
 
 export interface InlineRunResult {
@@ -89,6 +91,7 @@ export default defineConfig({
     cwd: dir,
     env: { ...process.env, FORCE_COLOR: '0', CI: '', PW_TEST_REPORTER: '', PLAYWRIGHT_HTML_OPEN: 'never', DAEBUG_OUTPUT_DIR: '', TEST_WORKER_INDEX: '', TEST_PARALLEL_INDEX: '', ...(options.env ?? {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   options.onSpawn?.(child);
   let output = '';
@@ -96,7 +99,7 @@ export default defineConfig({
   child.stderr.on('data', (d) => (output += d));
   const timeoutMs = options.timeoutMs ?? 120_000;
   const { exitCode, signal } = await new Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => (options.detached && child.pid ? process.kill(-child.pid, 'SIGKILL') : child.kill('SIGKILL')), timeoutMs);
     child.on('close', (code, sig) => {
       clearTimeout(timer);
       resolve({ exitCode: code, signal: sig });

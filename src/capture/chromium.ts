@@ -5,8 +5,19 @@ import { formatCallFrames, formatPrimitiveArgs, isPrimitive, previewText, primit
 import { serializeInRealm } from './serialize';
 import type { RealmNames } from './realms';
 
-const CONSOLE_FN = `function (limits, ...args) { return (${serializeInRealm.toString()})('console', args, limits); }`;
-const THROWN_FN = `function (limits) { return (${serializeInRealm.toString()})('thrown', this, limits); }`;
+// Serializes several console calls' arguments and thrown values in one call: `layout` is [kind, count, kind, count, …].
+const READ_FN = `function (limits, layout, ...values) {
+  const serialize = (${serializeInRealm.toString()});
+  const out = [];
+  for (let i = 0, at = 0; i < layout.length; i += 2) {
+    const count = layout[i + 1];
+    let input = values[at];
+    if (layout[i] === 'console') { input = []; for (let j = 0; j < count; j++) input[j] = values[at + j]; }
+    at += count;
+    try { out[i / 2] = serialize(layout[i], input, limits); } catch (error) { out[i / 2] = null; }
+  }
+  return out;
+}`;
 const RELEASE_EVERY = 500;
 const PAIRING_MS = 2000;
 const DETACH_MS = 1000;
@@ -24,6 +35,21 @@ interface Channel {
   ignoredContexts: Set<number>;
   objectsSinceRelease: number;
   inflight: number;
+  /** Value reads waiting for the one in flight: they go out together when it is back. */
+  reads: ValueRead[];
+  reading: boolean;
+}
+
+type ReadTarget = { executionContextId: number } | { objectId: string };
+
+interface ValueRead {
+  kind: 'console' | 'thrown';
+  target: ReadTarget;
+  /** CDP call arguments: the console call's arguments, or the thrown value alone. */
+  values: object[];
+  event: StoredEvent;
+  apply(value: any): void;
+  done(): void;
 }
 
 interface ExceptionDetails {
@@ -135,7 +161,7 @@ export async function attachChromiumPage(context: BrowserContext, page: Page, re
 }
 
 function makeChannel(realm: string, isWorker: boolean, send: Channel['send']): Channel {
-  return { realm, isWorker, send, ignoredContexts: new Set(), objectsSinceRelease: 0, inflight: 0 };
+  return { realm, isWorker, send, ignoredContexts: new Set(), objectsSinceRelease: 0, inflight: 0, reads: [], reading: false };
 }
 
 const FATAL_SOURCES: ReadonlySet<string> = new Set(['page.crash', 'browser.disconnected']);
@@ -236,10 +262,13 @@ function onException(channel: Channel, details: ExceptionDetails, timestamp: num
     stack,
     location: topLocation(details.stackTrace?.callFrames, details),
   });
+  // CDP keeps the thrown value for our session in the 'console' object group, released with the console arguments.
+  if (thrown?.objectId) channel.objectsSinceRelease++;
   if (event && refine && thrown?.objectId) {
     const objectId = thrown.objectId;
     const isError = thrown.subtype === 'error';
-    refineWith(channel, recorder, event, { functionDeclaration: THROWN_FN, objectId, arguments: [{ value: limitsFor(recorder) }] }, (value: { message?: string; stack?: string }) => {
+    const target = details.executionContextId !== undefined ? { executionContextId: details.executionContextId } : { objectId };
+    refineWith(channel, recorder, event, 'thrown', target, [{ objectId }], (value: { message?: string; stack?: string }) => {
       if (isError) {
         // Only what the description lacks: the "Caused by:" lines and inner errors that follow the stack (or,
         // where the page's stack accessor was not read, the headline).
@@ -250,9 +279,8 @@ function onException(channel: Channel, details: ExceptionDetails, timestamp: num
         if (event.stack?.startsWith(event.message)) event.stack = value.message + event.stack.slice(event.message.length);
         event.message = value.message;
       }
-      channel.send('Runtime.releaseObject', { objectId }).catch(() => undefined);
     });
-  }
+  } else releaseConsoleObjects(channel);
 }
 
 const CONSOLE_LEVELS: Record<string, string> = { warning: 'warn', assert: 'error' };
@@ -288,7 +316,9 @@ function onConsole(channel: Channel, params: any, recorder: Recorder): void {
       channel,
       recorder,
       event,
-      { functionDeclaration: CONSOLE_FN, executionContextId: params.executionContextId, arguments: [{ value: limitsFor(recorder) }, ...safeArgs.map(callArgument)] },
+      'console',
+      { executionContextId: params.executionContextId },
+      safeArgs.map(callArgument),
       (value: { text?: string }) => {
         if (typeof value?.text === 'string') event.message = type === 'assert' ? `Assertion failed: ${value.text}` : value.text;
       },
@@ -330,23 +360,55 @@ function callArgument(object: RemoteObject): object {
   return { value: object.value };
 }
 
-function refineWith<T>(channel: Channel, recorder: Recorder, event: StoredEvent, params: object, apply: (value: T) => void): void {
+/**
+ * Reads values back from the page. One read is in flight per channel; the reads that arrive meanwhile (a page's burst
+ * of console calls) then go out together, one Runtime.callFunctionOn per execution context: each CDP call costs the
+ * test worker more than the values it carries, and Chromium runs a session's calls one after another anyway.
+ */
+function refineWith<T>(channel: Channel, recorder: Recorder, event: StoredEvent, kind: ValueRead['kind'], target: ReadTarget, values: object[], apply: (value: T) => void): void {
   channel.inflight++;
-  recorder.track(
-    channel
-      .send('Runtime.callFunctionOn', { ...params, returnByValue: true, silent: true })
-      .then((response: { result?: { value?: T } }) => {
-        if (response?.result?.value !== undefined) {
-          apply(response.result.value);
-          recorder.clip(event);
-        }
-      })
-      // The page navigated or closed before the values could be read: the preview text stays.
-      .catch(() => undefined)
-      .finally(() => {
-        channel.inflight--;
-        // Events that are all within the rate limit are all refined: release once the last read is back.
-        releaseConsoleObjects(channel);
-      }),
-  );
+  recorder.track(new Promise<void>((done) => channel.reads.push({ kind, target, values, event, apply, done })));
+  if (channel.reading) return;
+  channel.reading = true;
+  setImmediate(() => sendReads(channel, recorder));
+}
+
+function sendReads(channel: Channel, recorder: Recorder): void {
+  const waiting = channel.reads.splice(0);
+  if (!waiting.length) {
+    channel.reading = false;
+    return;
+  }
+  const byTarget = new Map<number | string, ValueRead[]>();
+  for (const read of waiting) {
+    const key = 'objectId' in read.target ? read.target.objectId : read.target.executionContextId;
+    const reads = byTarget.get(key);
+    if (reads) reads.push(read);
+    else byTarget.set(key, [read]);
+  }
+  void Promise.all([...byTarget.values()].map((reads) => readValues(channel, recorder, reads))).then(() => sendReads(channel, recorder));
+}
+
+function readValues(channel: Channel, recorder: Recorder, reads: ValueRead[]): Promise<void> {
+  const layout = reads.flatMap((read) => [read.kind, read.values.length]);
+  const args = [{ value: limitsFor(recorder) }, { value: layout }, ...reads.flatMap((read) => read.values)];
+  return channel
+    .send('Runtime.callFunctionOn', { ...reads[0]!.target, functionDeclaration: READ_FN, arguments: args, returnByValue: true, silent: true })
+    .then((response: { result?: { value?: unknown } }) => {
+      const values = response?.result?.value;
+      if (!Array.isArray(values)) return;
+      reads.forEach((read, i) => {
+        if (values[i] === undefined || values[i] === null) return;
+        read.apply(values[i]);
+        recorder.clip(read.event);
+      });
+    })
+    // The page navigated or closed before the values could be read: the preview text stays.
+    .catch(() => undefined)
+    .finally(() => {
+      channel.inflight -= reads.length;
+      for (const read of reads) read.done();
+      // Events that are all within the rate limit are all refined: release once the last read is back.
+      releaseConsoleObjects(channel);
+    });
 }

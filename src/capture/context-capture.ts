@@ -20,6 +20,12 @@ export class ContextCapture {
     const onPage = (page: Page) => void this.attachPage(page);
     context.on('page', onPage);
     this.detachers.push(async () => void context.off('page', onPage));
+    const browser = context.browser();
+    if (browser) {
+      const onDisconnect = () => void lifecycle(this.recorder, 'browser', 'browser.disconnected', 'The browser disconnected (it crashed, was closed or was killed).');
+      browser.on('disconnected', onDisconnect);
+      this.detachers.push(async () => void browser.off('disconnected', onDisconnect));
+    }
     for (const page of context.pages()) void this.attachPage(page);
   }
 

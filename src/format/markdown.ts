@@ -156,7 +156,12 @@ function unexpectedSection(report: Attempt, h: string, room: number): string[] {
     const frame = firstUserFrame(event.frames);
     const where = frame ? ` at ${code(frameWhere(frame))}` : event.location ? ` at ${code(`${event.location.url}:${event.location.line}:${event.location.column}`)}` : '';
     const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}`, eventFence(event), ''];
-    const size = Buffer.byteLength(entry.join('\n')) + 1;
+    let size = Buffer.byteLength(entry.join('\n')) + 1;
+    // An error bigger than the room left is shown by its first lines rather than not at all.
+    if (used + size > room && room - used > 1024) {
+      entry[1] = eventFence(shortened(event, room - used - 512 - Buffer.byteLength(entry[0]!)));
+      size = Buffer.byteLength(entry.join('\n')) + 1;
+    }
     if (used + size > room) break;
     lines.push(...entry);
     used += size;
@@ -164,6 +169,24 @@ function unexpectedSection(report: Attempt, h: string, room: number): string[] {
   }
   if (unexpected.length > listed) lines.push(`… ${unexpected.length - listed} more unexpected errors in the JSON report …`, '');
   return lines;
+}
+
+/** The first lines of an event's message and stack that fit in `bytes`, and a note that the JSON has the rest. */
+function shortened(event: DaebugEvent, bytes: number): DaebugEvent {
+  const { snippet: _snippet, hint: _hint, ...rest } = event;
+  const firstLines = (text: string, max: number): string => {
+    let out = '';
+    for (const line of text.split('\n')) {
+      const next = out ? `${out}\n${line}` : line;
+      if (Buffer.byteLength(next) > max) return out || Buffer.from(line).subarray(0, max).toString('utf8').replace(/\uFFFD$/, '');
+      out = next;
+    }
+    return out;
+  };
+  const message = firstLines(event.message, Math.floor(bytes / 4));
+  const stack = event.stack === undefined ? undefined : firstLines(event.stack, bytes - Buffer.byteLength(message) - 64);
+  const note = '… cut to fit this report; the JSON report has all of it';
+  return stack === undefined ? { ...rest, message: `${message}\n${note}` } : { ...rest, message, stack: `${stack}\n${note}` };
 }
 
 function tailSections(report: Attempt, h: string, room: number): string[] {

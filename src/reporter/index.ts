@@ -43,6 +43,8 @@ class DaebugReporter implements Reporter {
     const configDir = config.configFile ? path.dirname(config.configFile) : config.rootDir;
     this.options = resolveReporterOptions(this.rawOptions, configDir);
     process.env[OUTPUT_DIR_ENV] = this.options.outputDir;
+    // Playwright stops gracefully on SIGINT (onEnd says 'interrupted'), but SIGTERM ends the runner at once.
+    process.once('SIGTERM', this.onSigterm);
     try {
       fs.mkdirSync(this.options.outputDir, { recursive: true });
       cleanStaleTemps(this.options.outputDir);
@@ -84,6 +86,17 @@ class DaebugReporter implements Reporter {
     };
     const record = readRecord(result);
     const attempt = buildAttempt(record, meta, collectSteps(result.steps));
+    const exit = record ? undefined : result.errors.map((e) => e.message ?? '').find((m) => /worker process exited unexpectedly/i.test(m));
+    if (exit) {
+      attempt.diagnostics = [
+        {
+          code: 'DAEBUG_NO_RECORD',
+          message: `The Playwright worker process exited in the middle of this test (${exit.replace(/^Error: /, '')}): what daebug captured in it was lost with the process.`,
+          hint: 'Look for what ended the worker (out of memory, process.exit(), a native crash); the other tests keep their reports.',
+          time: new Date().toISOString(),
+        },
+      ];
+    }
     const earlier = this.earlier.get(test.id) ?? [];
     const report: Report = { ...attempt, markdownFile: `${slug}.md` };
     if (earlier.length) report.attempts = earlier;
@@ -115,8 +128,15 @@ class DaebugReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
+    process.off('SIGTERM', this.onSigterm);
     this.writeIndex(result.status);
   }
+
+  private readonly onSigterm = (): void => {
+    this.writeIndex('interrupted');
+    // With this listener gone, SIGTERM's default action ends the process as it would have without daebug.
+    if (process.listenerCount('SIGTERM') === 0) process.kill(process.pid, 'SIGTERM');
+  };
 
   private writeIndex(status: string): void {
     this.lastIndexWrite = Date.now();
