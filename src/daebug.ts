@@ -1,3 +1,4 @@
+import { DaebugError } from './errors';
 import type { Frame, JSHandle, Page, Worker } from '@playwright/test';
 import type { DaebugEvent } from './model/schema';
 import type { IgnorePattern } from './options';
@@ -35,7 +36,12 @@ export class Daebug {
     const span = this.recorder.startSpan('eval', this.realmOf(target), { code: cutText(code, 20_000) });
     let handle: JSHandle | undefined;
     try {
-      if (isClosed(target)) throw new Error(`daebug.eval: the ${span.realm} target is closed`);
+      if (isClosed(target)) {
+        throw new DaebugError('DAEBUG_EVAL_TARGET_CLOSED', `daebug.eval: the ${span.realm} target is closed`, {
+          context: { realm: span.realm },
+          hint: 'Evaluate before the page closes, or on the page that replaced it (e.g. a popup or context.pages()).',
+        });
+      }
       handle = (await (target.evaluateHandle as (f: unknown, a?: unknown) => Promise<JSHandle>)(fn, arg)) as JSHandle;
       const [value, rendered] = await Promise.all([
         handle.jsonValue().catch(() => undefined),
