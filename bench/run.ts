@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import { consoleFlood } from './console-flood';
+import { linkPackage, loadAverage, log, machine, quick, runChild, startServer, table, tmpRoot, type Row } from './lib';
+import { suiteOverhead } from './suite-overhead';
+
+/**
+ * `npm run bench`: every benchmark measures daebug and its baseline in the same run, alternating,
+ * and prints medians and ratios. Numbers never fail the run; only a benchmark that cannot run does.
+ * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,flood,reporter,event picks benchmarks.
+ */
+const BENCHES: Record<string, { title: string; run: () => Promise<Row[]> }> = {
+  suite: { title: '1. suite overhead', run: suiteOverhead },
+  flood: { title: '2. console flood', run: consoleFlood },
+  reporter: { title: '3. reporter throughput', run: () => runChild('reporter-throughput.ts') },
+  event: { title: '4. per-event cost', run: () => runChild('event-cost.ts') },
+};
+
+async function main(): Promise<void> {
+  const only = process.env['BENCH_ONLY']?.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = Object.keys(BENCHES).filter((name) => !only || only.includes(name));
+  const info = machine();
+  log(`daebug benchmarks${quick ? ' (BENCH_QUICK: smoke run, figures are not comparable)' : ''}`);
+  log(`machine: ${info.cpus} × ${info.cpuModel}, ${info.memory}, ${info.node}, ${info.chromium}, Playwright ${info.playwright}, ${info.date}`);
+  fs.mkdirSync(tmpRoot, { recursive: true });
+  linkPackage();
+  const stopServer = names.some((n) => n === 'suite' || n === 'flood') ? await startServer() : () => undefined;
+  const rows: Row[] = [];
+  const started = performance.now();
+  try {
+    for (const name of names) {
+      const bench = BENCHES[name]!;
+      const at = performance.now();
+      log(`\n${bench.title} (load average ${loadAverage()})`);
+      rows.push(...(await bench.run()));
+      log(`  ${bench.title} took ${((performance.now() - at) / 1000).toFixed(0)} s (load average ${loadAverage()})`);
+    }
+  } finally {
+    stopServer();
+  }
+  process.stdout.write(`\n${table(rows)}\n\nTotal ${((performance.now() - started) / 1000).toFixed(0)} s; load average at the end ${loadAverage()}.\n`);
+  const missed = rows.filter((r) => r.met === false);
+  if (missed.length) process.stdout.write(`Targets missed on this run: ${missed.map((r) => `${r.bench} ${r.metric}`).join('; ')} (benchmarks never fail on a number).\n`);
+}
+
+main().catch((error: unknown) => {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exitCode = 1;
+});

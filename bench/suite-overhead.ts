@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { cpuSource, fmt, launchOptions, listDurations, loadAverage, log, median, port, quick, runPlaywright, writeProject, type Row } from './lib';
+
+const FILES = 4;
+const TESTS_PER_FILE = quick ? 5 : 25;
+const ROUNDS = quick ? 1 : 3;
+
+function spec(importFrom: string): string {
+  return `import { test } from '${importFrom}';
+
+for (let i = 1; i <= ${TESTS_PER_FILE}; i++) {
+  test(\`page \${i}\`, async ({ page }) => {
+    await page.goto('/bench/suite.html');
+    await page.waitForSelector('body[data-done]', { state: 'attached' });
+  });
+}
+`;
+}
+
+function config(reporters: string): string {
+  return `import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: 'tests',
+  workers: 2,
+  fullyParallel: true,
+  retries: 0,
+  timeout: 30_000,
+  reporter: ${reporters},
+  use: { baseURL: 'http://127.0.0.1:${port}', launchOptions: ${JSON.stringify(launchOptions())} },
+});
+`;
+}
+
+function project(name: string, importFrom: string, reporters: string): string {
+  const files: Record<string, string> = { 'playwright.config.ts': config(reporters) };
+  for (let f = 0; f < FILES; f++) files[`tests/page-${f + 1}.spec.ts`] = spec(importFrom);
+  return writeProject(name, files);
+}
+
+/** Checks that daebug saw what the page did, so a broken capture cannot pass for a fast one. */
+function checkReports(dir: string): void {
+  const reports = fs.readdirSync(path.join(dir, 'reports')).filter((f) => f.endsWith('.json') && f !== 'index.json');
+  if (reports.length !== FILES * TESTS_PER_FILE) throw new Error(`suite-overhead: expected ${FILES * TESTS_PER_FILE} daebug reports, found ${reports.length}`);
+  const report = JSON.parse(fs.readFileSync(path.join(dir, 'reports', reports[0]!), 'utf8')) as { summary: { console: number; unexpected: number } };
+  if (report.summary.console < 20 || report.summary.unexpected < 4) throw new Error(`suite-overhead: report ${reports[0]} misses events: ${JSON.stringify(report.summary)}`);
+}
+
+/** 100 tests on 2 workers: bare Playwright with `list` against daebug's fixtures with `list` and daebug/reporter. */
+export async function suiteOverhead(): Promise<Row[]> {
+  const baseline = project('suite-baseline', '@playwright/test', `[['list']]`);
+  const measured = project('suite-daebug', 'daebug', `[['list'], ['daebug/reporter']]`);
+  // One test each first: compiles the specs into Playwright's cache and warms the disk.
+  await runPlaywright(baseline, ['--grep', 'page 1$']);
+  await runPlaywright(measured, ['--grep', 'page 1$']);
+
+  const walls: Record<'baseline' | 'daebug', number[]> = { baseline: [], daebug: [] };
+  const cpus: Record<'baseline' | 'daebug', number[]> = { baseline: [], daebug: [] };
+  const durations: Record<'baseline' | 'daebug', number[]> = { baseline: [], daebug: [] };
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [which, dir] of [['baseline', baseline], ['daebug', measured]] as const) {
+      const run = await runPlaywright(dir);
+      const tests = listDurations(run.output);
+      if (tests.length !== FILES * TESTS_PER_FILE) throw new Error(`suite-overhead: ${which} printed ${tests.length} passed tests\n${run.output.slice(-2000)}`);
+      walls[which].push(run.wallMs);
+      cpus[which].push(run.cpuMs);
+      durations[which].push(...tests);
+      log(`  suite round ${round} ${which}: ${fmt(run.wallMs / 1000, 2)} s wall, ${fmt(run.cpuMs / 1000, 1)} s CPU, median test ${fmt(median(tests), 0)} ms (load ${loadAverage()})`);
+    }
+  }
+  checkReports(measured);
+
+  const tests = FILES * TESTS_PER_FILE;
+  const ratio = median(walls.daebug) / median(walls.baseline);
+  const extraWallPerTest = median(walls.daebug.map((w, i) => (w - walls.baseline[i]!) / tests));
+  const extraTestMs = median(durations.daebug) - median(durations.baseline);
+  return [
+    {
+      bench: '1 suite',
+      metric: `wall, ${tests} tests, 2 workers (median of ${ROUNDS})`,
+      baseline: `${fmt(median(walls.baseline) / 1000, 2)} s`,
+      daebug: `${fmt(median(walls.daebug) / 1000, 2)} s`,
+      ratio: fmt(ratio, 3),
+      target: '≤ 1.05 (aim 1.02)',
+      met: ratio <= 1.05,
+    },
+    {
+      bench: '1 suite',
+      metric: 'extra wall per test (median of rounds)',
+      baseline: '',
+      daebug: `${fmt(extraWallPerTest, 1)} ms`,
+      ratio: '',
+      target: '',
+    },
+    {
+      bench: '1 suite',
+      metric: `CPU of runner, workers and browsers (${cpuSource()})`,
+      baseline: `${fmt(median(cpus.baseline) / 1000, 1)} s`,
+      daebug: `${fmt(median(cpus.daebug) / 1000, 1)} s`,
+      ratio: fmt(median(cpus.daebug) / median(cpus.baseline), 3),
+      target: '',
+    },
+    {
+      bench: '1 suite',
+      metric: 'extra CPU per test (median of rounds)',
+      baseline: '',
+      daebug: `${fmt(median(cpus.daebug.map((c, i) => (c - cpus.baseline[i]!) / tests)), 1)} ms`,
+      ratio: '',
+      target: '',
+    },
+    {
+      bench: '1 suite',
+      metric: 'median test duration (list reporter)',
+      baseline: `${fmt(median(durations.baseline), 0)} ms`,
+      daebug: `${fmt(median(durations.daebug), 0)} ms`,
+      ratio: fmt(median(durations.daebug) / median(durations.baseline), 3),
+      target: '',
+    },
+    {
+      bench: '1 suite',
+      metric: 'median extra ms per test',
+      baseline: '',
+      daebug: `${fmt(extraTestMs, 0)} ms`,
+      ratio: '',
+      target: '',
+    },
+  ];
+}
