@@ -79,7 +79,8 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
       await _daebugRecorder.settle(SETTLE_MS);
       // Source maps are fetched with this context (its cookies), so stacks are mapped before it closes.
       await enrichRecorder(_daebugRecorder, context);
-      await _daebugCapture?.detach();
+      // Playwright closes the test's context next, unless it reuses contexts between tests (VS Code, --ui).
+      await _daebugCapture?.detach({ contextClosing: !process.env['PW_TEST_REUSE_CONTEXT'] });
     },
     { scope: 'test', box: true },
   ],

@@ -71,7 +71,7 @@ export interface CaptureTarget {
  * Captures a Chromium page and its dedicated workers over a CDP session of daebug's own:
  * CDP tells uncaught exceptions from unhandled rejections, which Playwright's `pageerror` does not.
  */
-export async function attachChromiumPage(context: BrowserContext, page: Page, realm: string, target: CaptureTarget): Promise<() => Promise<void>> {
+export async function attachChromiumPage(context: BrowserContext, page: Page, realm: string, target: CaptureTarget): Promise<(contextClosing: boolean) => Promise<void>> {
   const { recorder } = target;
   const session: CDPSession = await context.newCDPSession(page);
   const pageChannel = makeChannel(realm, false, (method, params) => session.send(method as never, params as never));
@@ -150,8 +150,10 @@ export async function attachChromiumPage(context: BrowserContext, page: Page, re
     session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false }),
   ]);
   pageChannel.mainFrameId = info.targetInfo.targetId;
-  return async () => {
+  return async (contextClosing) => {
     page.off('framenavigated', onNavigated);
+    // Closing the context ends this session as well; detaching first would only add a round trip per page.
+    if (contextClosing || page.isClosed()) return;
     // After a renderer crash Playwright's detach never settles: the test must not wait for it.
     let timer: NodeJS.Timeout | undefined;
     const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, DETACH_MS)));

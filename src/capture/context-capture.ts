@@ -9,7 +9,7 @@ import type { Recorder } from './recorder';
 export class ContextCapture {
   readonly realms = new RealmNames();
   private readonly attached = new Map<Page, Promise<void>>();
-  private readonly detachers: Array<() => Promise<void>> = [];
+  private readonly detachers: Array<(closing: boolean) => Promise<void>> = [];
   private readonly contexts = new Set<BrowserContext>();
 
   constructor(private readonly recorder: Recorder) {}
@@ -68,8 +68,13 @@ export class ContextCapture {
     this.detachers.push(attachGenericPage(page, realm, target));
   }
 
-  async detach(): Promise<void> {
+  /**
+   * Removes every listener. `contextClosing`: Playwright is about to close the context, which ends daebug's CDP
+   * sessions too, so the round trip of detaching each one is skipped.
+   */
+  async detach(options: { contextClosing?: boolean } = {}): Promise<void> {
     await Promise.allSettled([...this.attached.values()]);
-    await Promise.allSettled(this.detachers.splice(0).map((detach) => detach()));
+    const closing = options.contextClosing ?? false;
+    await Promise.allSettled(this.detachers.splice(0).map((detach) => detach(closing)));
   }
 }
