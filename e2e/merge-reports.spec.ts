@@ -24,6 +24,8 @@ test.describe('group', () => {
   });
   test('b2 worker', async ({ page, daebug }) => {
     await page.goto('/worker.html');
+    // The worker starts on its own after load; waiting for it keeps the two runs' job windows alike.
+    await page.evaluate(() => (window as any).send('noop'));
     await daebug.eval(page, () => (window as any).send('throw'));
     await page.waitForTimeout(100);
   });

@@ -31,6 +31,8 @@ interface Channel {
   /** A navigation event that still waits for its other half: the URL (from Playwright) or the new context (from CDP). */
   unpaired?: { event: StoredEvent; waitsFor: 'url' | 'context'; at: number } | undefined;
   isWorker: boolean;
+  /** The page a worker or frame belongs to: its navigation came before anything the child does. */
+  parent?: Channel;
   send(method: string, params?: object): Promise<any>;
   ignoredContexts: Set<number>;
   objectsSinceRelease: number;
@@ -105,6 +107,7 @@ export async function attachChromiumPage(context: BrowserContext, page: Page, re
         });
       });
     });
+    child.channel.parent = pageChannel;
     children.set(sessionId, child);
     recorder.addRealm(childRealm);
     if (targetInfo.type === 'worker') child.channel.opening = lifecycle(recorder, childRealm, 'worker.start', targetInfo.url);
@@ -209,6 +212,7 @@ function handleRuntimeEvent(channel: Channel, method: string, params: any, recor
  * time for the events that follow it; CDP delivers them in order, so it moves to just before the first one.
  */
 function placeOpening(channel: Channel, realmTime: number | undefined): void {
+  if (channel.parent) placeOpening(channel.parent, realmTime);
   const opening = channel.opening;
   if (!opening || realmTime === undefined) return;
   if (realmTime < opening.timeMs) opening.timeMs = realmTime - 0.001;
