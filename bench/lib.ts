@@ -1,3 +1,4 @@
+import { linkPackage } from '../scripts/link-package';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,26 +39,14 @@ export function percentile(values: readonly number[], p: number): number {
 export const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : String(n));
 export const mb = (bytes: number): string => `${fmt(bytes / 1024 / 1024)} MB`;
 
+export { linkPackage };
+
 export function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
 export function loadAverage(): string {
   return os.loadavg().map((n) => n.toFixed(2)).join(' ');
-}
-
-/** Projects load 'daebug' and 'daebug/reporter' like an installed package: through node_modules. */
-export function linkPackage(): void {
-  const link = path.join(repoRoot, 'node_modules', 'daebug');
-  try {
-    fs.lstatSync(link);
-  } catch {
-    try {
-      fs.symlinkSync(repoRoot, link, 'dir');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
 }
 
 /** Launch options resolved once here, so the generated configs are plain `@playwright/test` configs. */

@@ -2,23 +2,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { linkPackage } from '../../scripts/link-package';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const cli = require.resolve('@playwright/test/cli', { paths: [repoRoot] });
 
-/** Inline projects load 'daebug' and 'daebug/reporter' like an installed package: through node_modules. */
-function linkPackage(): void {
-  const link = path.join(repoRoot, 'node_modules', 'daebug');
-  try {
-    fs.lstatSync(link);
-  } catch {
-    try {
-      fs.symlinkSync(repoRoot, link, 'dir');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-}
 linkPackage();
 
 export interface InlineRunOptions {
