@@ -3,10 +3,10 @@ import type { Frame, JSHandle, Page, Worker } from '@playwright/test';
 import type { DaebugEvent } from './model/schema';
 import type { IgnorePattern } from './options';
 import { ignoreSchema, parseOption } from './options';
-import type { ContextCapture } from './capture/context-capture';
+import type { TestCapture } from './capture/test-capture';
 import type { Recorder, Span } from './capture/recorder';
 import { cutText } from './capture/recorder';
-import { messageFromStack } from './capture/chromium';
+import { messageFromStack } from './capture/cdp/runtime';
 
 /** Where `daebug.eval` runs code: a page, one of its frames, or a worker. */
 export type EvalTarget = Page | Frame | Worker;
@@ -23,7 +23,7 @@ type PageFunction<Arg, R> = string | ((arg: Arg) => R | Promise<R>);
 export class Daebug {
   constructor(
     private readonly recorder: Recorder,
-    private readonly capture: ContextCapture | undefined,
+    private readonly capture: TestCapture | undefined,
   ) {}
 
   /**
@@ -33,7 +33,7 @@ export class Daebug {
    */
   async eval<R, Arg = undefined>(target: EvalTarget, fn: PageFunction<Arg, R>, arg?: Arg): Promise<R> {
     const code = typeof fn === 'string' ? fn : fn.toString();
-    const span = this.recorder.startSpan('eval', this.realmOf(target), { code: cutText(code, 20_000) });
+    const span = this.recorder.startSpan('eval', await this.realmOf(target), { code: cutText(code, 20_000) });
     let handle: JSHandle | undefined;
     try {
       if (isClosed(target)) {
@@ -54,6 +54,7 @@ export class Daebug {
       throw error;
     } finally {
       handle?.dispose().catch(() => undefined);
+      await this.capture?.flushReads();
     }
   }
 
@@ -70,6 +71,8 @@ export class Daebug {
     } catch (error) {
       this.recorder.finishSpan(span, { ok: false, error: describeEvalError(error) });
       throw error;
+    } finally {
+      await this.capture?.flushReads();
     }
   }
 
@@ -91,18 +94,20 @@ export class Daebug {
     return this.recorder.events();
   }
 
-  /** Waits until console values and thrown values read from the page have arrived. */
-  async settle(timeoutMs = 1000): Promise<void> {
-    await this.recorder.settle(timeoutMs);
+  /**
+   * A barrier: afterwards `events()` and `errors()` hold every event the test's pages and workers emitted before
+   * the call, with console values read. Costs one round trip per live page or worker.
+   * @example await page.click('text=Save'); await daebug.settle(); expect(daebug.errors()).toEqual([]);
+   */
+  async settle(timeoutMs = 5000): Promise<void> {
+    if (this.capture) await this.capture.settle(timeoutMs);
+    else await this.recorder.settle(timeoutMs);
   }
 
-  private realmOf(target: EvalTarget): string {
-    const realms = this.capture?.realms;
-    if (isWorker(target)) return realms ? realms.worker(target.url()) : 'worker';
-    if (isPage(target)) return realms ? realms.page(target) : 'page';
-    const frame = target as Frame;
-    const page = realms ? realms.page(frame.page()) : 'page';
-    return frame === frame.page().mainFrame() ? page : `${page}:frame`;
+  private async realmOf(target: EvalTarget): Promise<string> {
+    if (this.capture) return this.capture.realmFor(target);
+    if (isWorker(target)) return 'worker';
+    return isPage(target) || target === (target as Frame).page().mainFrame() ? 'page' : 'page:frame';
   }
 }
 

@@ -1,5 +1,6 @@
-import { test as base, type TestInfo, type TestType, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type Fixtures } from '@playwright/test';
-import { ContextCapture } from './capture/context-capture';
+import { test as base, type APIRequestContext, type BrowserContext, type TestInfo, type TestType, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type Fixtures } from '@playwright/test';
+import { TestCapture } from './capture/test-capture';
+import { internalCall } from './capture/cdp/internal-call';
 import { Recorder } from './capture/recorder';
 import { Daebug } from './daebug';
 import { resolveOptions, type DaebugLimits, type IgnorePattern } from './options';
@@ -36,7 +37,7 @@ export interface DaebugFixtures {
 
 interface InternalFixtures {
   _daebugRecorder: Recorder;
-  _daebugCapture: ContextCapture | undefined;
+  _daebugCapture: TestCapture | undefined;
 }
 
 type Args = PlaywrightTestArgs & PlaywrightTestOptions & PlaywrightWorkerArgs & PlaywrightWorkerOptions;
@@ -62,32 +63,44 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   ],
 
   _daebugCapture: [
-    async ({ _daebugRecorder }, use) => {
+    async ({ _daebugRecorder, playwright }, use) => {
       if (!_daebugRecorder.options.capture) return use(undefined);
-      const capture = new ContextCapture(_daebugRecorder);
-      await use(capture);
-      await capture.detach();
+      const capture = new TestCapture(_daebugRecorder);
+      // Contexts the test makes itself (browser.newContext(), browser.newPage()) are captured as they are made, the
+      // way Playwright's own tracing finds them; values are read before any of them closes.
+      const listener = {
+        runAfterCreateBrowserContext: (context: BrowserContext) => capture.addContext(context),
+        runBeforeCloseBrowserContext: () => capture.flushReads(),
+      };
+      const instrumentation = (playwright as unknown as { _instrumentation?: { addListener(l: object): void; removeListener(l: object): void } })._instrumentation;
+      instrumentation?.addListener(listener);
+      try {
+        await use(capture);
+        // Only when the test had no `context` fixture (its contexts were made by hand): a request context of its own.
+        let request: Promise<APIRequestContext> | undefined;
+        await settleAndEnrich(capture, _daebugRecorder, () => (request ??= internalCall(playwright.request, () => playwright.request.newContext())));
+        if (request) void request.then((r) => internalCall(r, () => r.dispose())).catch(() => undefined);
+      } finally {
+        instrumentation?.removeListener(listener);
+        capture.end();
+      }
     },
-    { box: true },
+    { auto: true, box: true },
   ],
 
   context: [
     async ({ context, _daebugCapture, _daebugRecorder }, use) => {
-      _daebugCapture?.attachContext(context);
+      await _daebugCapture?.addContext(context);
       await use(context);
-      // Values still being read from the page must arrive before the context closes.
-      await _daebugRecorder.settle(SETTLE_MS);
-      // Source maps are fetched with this context (its cookies), so stacks are mapped before it closes.
-      await enrichRecorder(_daebugRecorder, context);
-      // Playwright closes the test's context next, unless it reuses contexts between tests (VS Code, --ui).
-      await _daebugCapture?.detach({ contextClosing: !process.env['PW_TEST_REUSE_CONTEXT'] });
+      // Values still being read must arrive, and stacks be mapped with this context's cookies, before it closes.
+      if (_daebugCapture) await settleAndEnrich(_daebugCapture, _daebugRecorder, () => Promise.resolve(context.request));
     },
     { scope: 'test', box: true },
   ],
 
   page: [
     async ({ page, _daebugCapture }, use) => {
-      await _daebugCapture?.attachPage(page);
+      await _daebugCapture?.addFixturePage(page);
       await use(page);
     },
     { scope: 'test', box: true },
@@ -100,6 +113,16 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
     { box: true },
   ],
 };
+
+const finished = new WeakSet<TestCapture>();
+
+/** Once per test, while a context is still open: the last values are read, then stacks are source-mapped. */
+async function settleAndEnrich(capture: TestCapture, recorder: Recorder, request: () => Promise<APIRequestContext>): Promise<void> {
+  if (finished.has(capture)) return;
+  finished.add(capture);
+  await capture.settle(SETTLE_MS);
+  await enrichRecorder(recorder, request);
+}
 
 async function finish(recorder: Recorder, testInfo: TestInfo): Promise<void> {
   const record = recorder.record();

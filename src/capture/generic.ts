@@ -1,14 +1,19 @@
-import type { Page } from '@playwright/test';
-import type { CaptureTarget } from './chromium';
-import { messageFromStack } from './chromium';
+import type { Page, Worker } from '@playwright/test';
+import { messageFromStack } from './cdp/runtime';
+import type { Recorder } from './recorder';
+
+export interface GenericTarget {
+  recorder: Recorder;
+  workerRealm(worker: Worker): string;
+}
 
 /**
  * Capture for browsers without CDP (Firefox, WebKit): Playwright's `console` and `pageerror` events.
  * `pageerror` cannot tell an uncaught exception from an unhandled rejection, so its events carry the
  * source `pageerror`; console values are read from `msg.text()`.
  */
-export function attachGenericPage(page: Page, realm: string, target: CaptureTarget): () => Promise<void> {
-  const { recorder, realms } = target;
+export function attachGenericPage(page: Page, realm: string, target: GenericTarget): () => Promise<void> {
+  const { recorder } = target;
   const onConsole = (msg: import('@playwright/test').ConsoleMessage) => {
     const worker = msg.worker();
     const type = msg.type();
@@ -18,7 +23,7 @@ export function attachGenericPage(page: Page, realm: string, target: CaptureTarg
       type: 'console',
       level: method,
       source: msg.args().length === 0 && type === 'error' ? 'browser.log' : `console.${method}`,
-      realm: worker ? realms.worker(worker.url()) : realm,
+      realm: worker ? target.workerRealm(worker) : realm,
       timeMs: typeof msg.timestamp === 'function' ? msg.timestamp() : Date.now(),
       message: msg.text(),
       location: location.url ? { url: location.url, line: location.line + 1, column: location.column + 1 } : undefined,

@@ -1,4 +1,5 @@
-import { BoundedLog } from './bounded-log';
+import { KeepNewestLog, RateWindow } from './budget';
+import { orderTimeline } from './timeline';
 import { formatClock, isUnexpectedKind, matchesIgnore } from '../model/classify';
 import type { DaebugEvent, Diagnostic, Dropped, Frame, Job, Location } from '../model/schema';
 import type { IgnorePattern, ResolvedOptions } from '../options';
@@ -16,6 +17,14 @@ export interface EventDraft {
   stack?: string | undefined;
   location?: Location | undefined;
   structured?: boolean | undefined;
+  /** The target the event arrived on: its events keep their arrival order on the timeline. */
+  stream?: string | undefined;
+  /** A worker's start names the target it opens: nothing of that target comes before it. */
+  opens?: string | undefined;
+  /** CDP's call frames, as data; the stack text is rendered from them. */
+  callFrames?: Frame[] | undefined;
+  /** The page's document was gone before the values could be read: the message is V8's preview. */
+  preview?: boolean | undefined;
   /** Set at the test's end by src/stack/enrich.ts: parsed and source-mapped frames, a code frame, a fix hint. */
   frames?: Frame[] | undefined;
   snippet?: string | undefined;
@@ -33,7 +42,13 @@ export interface SpanError {
 
 export interface StoredEvent extends EventDraft {
   seq: number;
+  /** Dropped by a budget after it was admitted: skipped on read, never serialized. */
+  dropped?: boolean | undefined;
 }
+
+/** Budgets apart: uncaught errors, console.error, other output and expected (ignored) events never push each other out. */
+type EventClass = 'uncaught' | 'console-error' | 'console' | 'expected';
+const CLASSES: readonly EventClass[] = ['uncaught', 'console-error', 'console', 'expected'];
 
 export interface Span {
   id: string;
@@ -99,9 +114,8 @@ export function limitText(text: string, max: number, redact: Redactor): string {
 /** Holds one test's events, jobs and steps; bounded by the test's limits. */
 export class Recorder {
   private seq = 0;
-  private readonly errorLog: BoundedLog<StoredEvent>;
-  private readonly otherLog: BoundedLog<StoredEvent>;
-  private readonly rateWindows = new Map<string, { second: number; count: number }>();
+  private readonly logs = new Map<EventClass, KeepNewestLog<StoredEvent>>();
+  private readonly rateWindows = new Map<string, RateWindow<StoredEvent>>();
   private readonly spans: Span[] = [];
   private readonly realmNames: string[] = [];
   private readonly pending = new Set<Promise<unknown>>();
@@ -117,37 +131,49 @@ export class Recorder {
     this.redact = options.redact ?? noRedaction;
     const max = options.limits.maxEvents;
     const head = Math.max(1, Math.floor(max / 4));
-    this.errorLog = new BoundedLog(head, max - head);
-    this.otherLog = new BoundedLog(head, max - head);
-    const countEvicted = (event: StoredEvent) => this.countDropped(event.source, event.timeMs);
-    this.errorLog.onEvict = countEvicted;
-    this.otherLog.onEvict = countEvicted;
+    for (const name of CLASSES) this.logs.set(name, new KeepNewestLog(head, max - head));
+  }
+
+  private classOf(draft: EventDraft): EventClass {
+    if (matchesIgnore(draft, this.options.ignore) || (this.testIgnore.length > 0 && matchesIgnore(draft, this.testIgnore))) return 'expected';
+    if (draft.type === 'error') return 'uncaught';
+    return isUnexpectedKind(draft) ? 'console-error' : 'console';
   }
 
   addRealm(name: string): void {
     if (!this.realmNames.includes(name)) this.realmNames.push(name);
   }
 
-  /** Stores an event unless its realm is over the rate limit; returns it so capture can refine it later. */
-  add(draft: EventDraft): StoredEvent | undefined {
-    // Uncaught errors and console.error have their own rate and their own log: console noise never pushes them out.
-    const urgent = draft.type === 'error' || isUnexpectedKind(draft);
-    const bucket = `${draft.realm}\u0000${urgent ? 'error' : 'console'}`;
-    const second = Math.floor(draft.timeMs / 1000);
-    let window = this.rateWindows.get(bucket);
-    if (!window || window.second !== second) {
-      window = { second, count: 0 };
-      this.rateWindows.set(bucket, window);
-    }
-    if (++window.count > this.options.limits.eventsPerSecond) {
-      this.countDropped(draft.source, draft.timeMs);
-      return undefined;
-    }
+  /**
+   * Stores an event. Over its realm's rate or the test's event budget the oldest of the middle is dropped (and
+   * counted), so a burst keeps its newest events. Returns the event so capture can read its values later.
+   */
+  add(draft: EventDraft): StoredEvent {
     const event = draft as StoredEvent;
     event.seq = ++this.seq;
     this.clip(event);
-    (urgent ? this.errorLog : this.otherLog).push(event);
+    const kind = this.classOf(draft);
+    const log = this.logs.get(kind)!;
+    const bucket = `${draft.realm}\u0000${kind}`;
+    let window = this.rateWindows.get(bucket);
+    if (!window) {
+      window = new RateWindow(this.options.limits.eventsPerSecond);
+      this.rateWindows.set(bucket, window);
+    }
+    const outOfSecond = window.admit(event);
+    if (outOfSecond) {
+      this.drop(outOfSecond);
+      log.noteDropped();
+    }
+    const outOfBudget = log.push(event);
+    if (outOfBudget) this.drop(outOfBudget);
     return event;
+  }
+
+  private drop(event: StoredEvent): void {
+    if (event.dropped) return;
+    event.dropped = true;
+    this.countDropped(event.source, event.timeMs);
   }
 
   /** Re-applies the length limits after capture replaced a message with a richer one. */
@@ -188,9 +214,13 @@ export class Recorder {
     this.diagnostics.push(diagnostic);
   }
 
+  private live(): StoredEvent[] {
+    return CLASSES.flatMap((name) => this.logs.get(name)!.toArray());
+  }
+
   /** The stored events and spans themselves, for enrichment that updates them in place, and the test's ignore list. */
   stored(): { events: StoredEvent[]; spans: readonly Span[]; ignore: IgnorePattern[] } {
-    return { events: [...this.errorLog.toArray(), ...this.otherLog.toArray()], spans: this.spans, ignore: [...this.options.ignore, ...this.testIgnore] };
+    return { events: this.live(), spans: this.spans, ignore: [...this.options.ignore, ...this.testIgnore] };
   }
 
   expect(pattern: IgnorePattern): void {
@@ -227,15 +257,14 @@ export class Recorder {
   /** All events so far, in time order, with job, step and expected assigned. */
   events(): DaebugEvent[] {
     const ignore = [...this.options.ignore, ...this.testIgnore];
-    const stored = [...this.errorLog.toArray(), ...this.otherLog.toArray()].sort((a, b) => a.timeMs - b.timeMs || a.seq - b.seq);
-    return stored.map((e) => {
+    return orderTimeline(this.live()).map(({ item: e, atMs }) => {
       const expected = matchesIgnore(e, ignore);
       const event: DaebugEvent = {
         type: e.type,
         source: e.source,
         realm: e.realm,
-        ts: formatClock(e.timeMs),
-        time: new Date(e.timeMs).toISOString(),
+        ts: formatClock(atMs),
+        time: new Date(atMs).toISOString(),
         message: e.message,
         expected,
       };
@@ -246,11 +275,12 @@ export class Recorder {
       if (e.frames) event.frames = e.frames;
       if (e.snippet !== undefined) event.snippet = e.snippet;
       if (e.hint !== undefined) event.hint = e.hint;
+      if (e.preview) event.preview = true;
       if (isUnexpectedKind(e) && !expected) event.unexpected = true;
-      const job = this.innermost('job', e.timeMs);
+      const job = this.innermost('job', atMs);
       if (job) event.jobId = job.id;
       else {
-        const step = this.innermost('step', e.timeMs);
+        const step = this.innermost('step', atMs);
         if (step) {
           event.step = step.title ?? step.id;
           event.stepId = step.id;

@@ -39,6 +39,8 @@ export const eventSchema = z.object({
   unexpected: z.boolean().optional(),
   /** true when the message was rendered from structured (object) arguments. */
   structured: z.boolean().optional(),
+  /** true when the page's document was gone before its values could be read: the message is V8's preview. */
+  preview: z.boolean().optional(),
   frames: z.array(frameSchema).optional(),
   snippet: z.string().optional(),
   hint: z.string().optional(),
@@ -97,6 +99,8 @@ export const testInfoSchema = z.object({
   retry: z.number().int(),
   duration: z.number(),
   strict: z.boolean(),
+  /** Playwright's repeatEachIndex with `--repeat-each`, present only for repeats after the first. */
+  repeatEachIndex: z.number().int().optional(),
 });
 
 const reportBody = {

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import type { BrowserContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import type { Recorder, Span, SpanError, StoredEvent } from '../capture/recorder';
 import { DaebugSourceMapError, debugLog } from '../errors';
 import { isUnexpectedKind, matchesIgnore } from '../model/classify';
@@ -62,9 +62,9 @@ interface Run {
  * browser context, maps test-side frames (and code run by `daebug.eval`) to the spec, and adds a code frame and a
  * fix hint to each unexpected error. Runs while the context is still open; never throws.
  */
-export async function enrichRecorder(recorder: Recorder, context: BrowserContext): Promise<void> {
+export async function enrichRecorder(recorder: Recorder, request: () => Promise<APIRequestContext>): Promise<void> {
   const started = Date.now();
-  const maps = new SourceMaps(contextFetcher(context.request));
+  const maps = new SourceMaps(contextFetcher(request));
   try {
     await enrich(recorder, maps);
   } catch (error) {
@@ -114,7 +114,7 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
     const hasStack = event.type === 'error' || event.source === 'console.error' || event.source === 'console.trace' || event.source === 'console.assert';
     const explain = (isUnexpectedKind(event) || event.source === 'browser.security') && !matchesIgnore(event, ignore);
     if (!hasStack && !explain) continue;
-    let frames = event.stack ? parseStack(event.stack, event.message, maxFrames) : [];
+    let frames: ParsedFrame[] = event.callFrames ? event.callFrames.slice(0, maxFrames) : event.stack ? parseStack(event.stack, event.message, maxFrames) : [];
     if (!frames.length && event.location?.url) frames = [{ url: event.location.url, line: event.location.line, column: event.location.column }];
     targets.push({ holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain });
   }

@@ -1,3 +1,4 @@
+import { internalCall } from '../capture/cdp/internal-call';
 import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext } from '@playwright/test';
@@ -20,17 +21,24 @@ export const DEFAULT_FETCH_LIMITS: FetchLimits = { timeoutMs: 2000, maxBytes: 10
  * Fetches http(s) URLs with the test's own browser context (`context.request`: its cookies, headers and proxy)
  * and reads `file://` URLs from disk. Other schemes (blob:, chrome-extension:) cannot be read from outside the page.
  */
-export function contextFetcher(request: APIRequestContext, limits: FetchLimits = DEFAULT_FETCH_LIMITS): Fetcher {
+export function contextFetcher(request: APIRequestContext | (() => Promise<APIRequestContext>), limits: FetchLimits = DEFAULT_FETCH_LIMITS): Fetcher {
+  let requestContext: Promise<APIRequestContext> | undefined;
+  // Made only when a URL has to be fetched: most tests have no stack to map.
+  const lazy = () => (requestContext ??= typeof request === 'function' ? request() : Promise.resolve(request));
   return (url) => {
     if (/^file:/i.test(url)) return withTimeout(readFileUrl(url, limits.maxBytes), limits.timeoutMs);
     if (!/^https?:/i.test(url)) return Promise.resolve({ ok: false, reason: `${url.split(':', 1)[0]}: URLs cannot be fetched` });
-    return withTimeout(fetchHttp(request, url, limits), limits.timeoutMs);
+    return withTimeout(
+      lazy().then((r) => fetchHttp(r, url, limits)),
+      limits.timeoutMs,
+    );
   };
 }
 
 async function fetchHttp(request: APIRequestContext, url: string, limits: FetchLimits): Promise<FetchResult> {
   try {
-    const response = await request.get(url, { timeout: limits.timeoutMs, failOnStatusCode: false, maxRedirects: 5 });
+    // An internal call: daebug's fetches never show among the user's actions in a trace.
+    const response = await internalCall(request, () => request.get(url, { timeout: limits.timeoutMs, failOnStatusCode: false, maxRedirects: 5 }));
     try {
       if (!response.ok()) return { ok: false, reason: `HTTP ${response.status()}` };
       const headers = response.headers();

@@ -1,18 +1,62 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BoundedLog } from '../../src/capture/bounded-log';
+import { KeepNewestLog, RateWindow } from '../../src/capture/budget';
+import { orderTimeline } from '../../src/capture/timeline';
 import { formatPrimitiveArgs, previewText } from '../../src/capture/remote-object';
 import { matchesIgnore } from '../../src/model/classify';
 import { Recorder } from '../../src/capture/recorder';
 import { defaultLimits } from '../../src/options';
-import { messageFromStack } from '../../src/capture/chromium';
+import { messageFromStack } from '../../src/capture/cdp/runtime';
 
-describe('BoundedLog', () => {
-  it('keeps the first items and the most recent, counting what fell between', () => {
-    const log = new BoundedLog<number>(2, 3);
-    for (let i = 1; i <= 10; i++) log.push(i);
-    assert.deepEqual(log.toArray(), [1, 2, 8, 9, 10]);
-    assert.equal(log.evicted, 5);
+describe('KeepNewestLog', () => {
+  const item = (n: number) => ({ n, timeMs: n, dropped: false });
+  it('keeps the first items and the most recent, returning what fell between', () => {
+    const log = new KeepNewestLog<ReturnType<typeof item>>(2, 3);
+    const out: number[] = [];
+    for (let i = 1; i <= 10; i++) {
+      const evicted = log.push(item(i));
+      if (evicted) out.push(evicted.n);
+    }
+    assert.deepEqual(log.toArray().map((i) => i.n), [1, 2, 8, 9, 10]);
+    assert.deepEqual(out, [3, 4, 5, 6, 7]);
+  });
+  it('lets items another budget dropped leave first', () => {
+    const log = new KeepNewestLog<ReturnType<typeof item>>(0, 3);
+    const items = [1, 2, 3].map(item);
+    for (const i of items) log.push(i);
+    items[1]!.dropped = true;
+    log.noteDropped();
+    assert.equal(log.push(item(4)), undefined);
+    assert.deepEqual(log.toArray().map((i) => i.n), [1, 3, 4]);
+  });
+});
+
+describe('RateWindow', () => {
+  it('keeps the newest of a second and hands back the oldest it pushed out', () => {
+    const window = new RateWindow<{ n: number; timeMs: number }>(3);
+    const out: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const evicted = window.admit({ n: i, timeMs: 5000 + i });
+      if (evicted) out.push(evicted.n);
+    }
+    assert.deepEqual(out, [0, 1, 2, 3, 4, 5, 6]);
+    assert.equal(window.admit({ n: 10, timeMs: 6000 }), undefined);
+  });
+});
+
+describe('orderTimeline', () => {
+  it('keeps a stream in arrival order and puts an opener before its stream', () => {
+    const nav = { timeMs: 100, seq: 1, stream: 'p' };
+    const start = { timeMs: 101, seq: 2, stream: 'p', opens: 'w' };
+    const workerLog = { timeMs: 90, seq: 3, stream: 'w' };
+    const other = { timeMs: 95, seq: 4, stream: 'q' };
+    const ordered = orderTimeline([other, workerLog, start, nav]).map((e) => e.item);
+    assert.deepEqual(ordered, [nav, start, workerLog, other]);
+  });
+  it('orders different streams by their own clocks', () => {
+    const a = { timeMs: 10, seq: 2, stream: 'a' };
+    const b = { timeMs: 5, seq: 1, stream: 'b' };
+    assert.deepEqual(orderTimeline([a, b]).map((e) => e.item), [b, a]);
   });
 });
 
@@ -46,13 +90,23 @@ describe('matchesIgnore', () => {
 
 describe('Recorder', () => {
   const options = { strict: false, capture: true, ignore: [], limits: { ...defaultLimits, eventsPerSecond: 5, maxEvents: 12 } };
-  it('drops what exceeds the per-realm rate and counts it by source', () => {
+  it('drops the oldest over the per-realm rate, keeps the newest, and counts it by source', () => {
     const recorder = new Recorder(options);
     for (let i = 0; i < 8; i++) recorder.add({ type: 'console', source: 'console.log', realm: 'page', timeMs: 1000, message: `m${i}` });
     recorder.add({ type: 'console', source: 'console.log', realm: 'worker:w.js', timeMs: 1000, message: 'other realm' });
+    assert.deepEqual(recorder.events().filter((e) => e.realm === 'page').map((e) => e.message), ['m3', 'm4', 'm5', 'm6', 'm7']);
     assert.equal(recorder.events().length, 6);
     assert.equal(recorder.dropped.total, 3);
     assert.deepEqual(recorder.dropped.bySource, { 'console.log': 3 });
+  });
+  it('keeps the last errors of a burst, and ignored ones never push out unexpected ones', () => {
+    const recorder = new Recorder({ ...options, ignore: ['noise'], limits: { ...defaultLimits } });
+    recorder.add({ type: 'error', source: 'window.onerror', realm: 'page', timeMs: 1, message: 'real before' });
+    for (let i = 0; i < 1000; i++) recorder.add({ type: 'error', source: 'window.onerror', realm: 'page', timeMs: 5000 + i / 10, message: `noise ${i}` });
+    for (let i = 0; i < 1000; i++) recorder.add({ type: 'error', source: 'window.onerror', realm: 'page', timeMs: 9000 + i / 10, message: `burst ${i}` });
+    const errors = recorder.events().filter((e) => e.type === 'error');
+    assert.ok(errors.some((e) => e.message === 'real before'));
+    assert.deepEqual(errors.slice(-100).map((e) => e.message), Array.from({ length: 100 }, (_, i) => `burst ${900 + i}`));
   });
   it('never lets console noise push out errors', () => {
     const recorder = new Recorder({ ...options, limits: { ...options.limits, eventsPerSecond: 1e6 } });
@@ -61,6 +115,7 @@ describe('Recorder', () => {
     const events = recorder.events();
     assert.ok(events.some((e) => e.message === 'the error'));
     assert.equal(events.length, 13);
+    assert.equal(events[events.length - 1]!.message, 'noise 99');
   });
   it('assigns events to the innermost job by time and marks expected ones', () => {
     const recorder = new Recorder({ ...options, ignore: ['benign'] });

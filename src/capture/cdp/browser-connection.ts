@@ -1,0 +1,120 @@
+import type { Browser, CDPSession } from '@playwright/test';
+import { internalCall } from './internal-call';
+import { Target, type TargetInfo, type TargetListener, type TargetType } from './target';
+
+const TOP_TYPES: ReadonlySet<string> = new Set(['page', 'service_worker', 'shared_worker']);
+const DISCOVERY_FILTER = [{ type: 'page' }, { type: 'service_worker' }, { type: 'shared_worker' }];
+
+const connections = new WeakMap<Browser, Promise<BrowserConnection>>();
+
+/**
+ * daebug's one browser-level CDP session per Chromium, for the whole Playwright worker. It discovers every page
+ * (popups too), service worker and shared worker of every context, attaches to each on a session of its own, and
+ * routes what they say to the test that is running. Between tests, what targets say is not kept.
+ */
+export class BrowserConnection implements TargetListener {
+  private readonly targets = new Map<string, Target>();
+  private readonly bySession = new Map<string, Target>();
+  private readonly attaching = new Map<string, Promise<void>>();
+  private listener: TargetListener | undefined;
+
+  private constructor(private readonly session: CDPSession) {}
+
+  /** The connection of `browser`, opened on first use; undefined when the browser is not Chromium. */
+  static for(browser: Browser): Promise<BrowserConnection> {
+    let connection = connections.get(browser);
+    if (!connection) {
+      connection = BrowserConnection.open(browser);
+      connections.set(browser, connection);
+      connection.catch(() => connections.delete(browser));
+    }
+    return connection;
+  }
+
+  private static async open(browser: Browser): Promise<BrowserConnection> {
+    const session = await internalCall(browser, () => browser.newBrowserCDPSession());
+    const connection = new BrowserConnection(session);
+    session.on('Target.targetCreated', ({ targetInfo }) => void connection.attach(targetInfo));
+    session.on('Target.targetInfoChanged', ({ targetInfo }) => {
+      const target = connection.targets.get(targetInfo.targetId);
+      if (target) target.url = targetInfo.url;
+    });
+    session.on('Target.targetCrashed', ({ targetId }) => {
+      const target = connection.targets.get(targetId);
+      if (target) connection.onEvent(target, 'Target.targetCrashed', {});
+    });
+    session.on('Target.receivedMessageFromTarget', ({ sessionId, message }) => connection.bySession.get(sessionId)?.receive(message));
+    session.on('Target.detachedFromTarget', ({ sessionId }) => connection.detached(sessionId));
+    await connection.send('Target.setDiscoverTargets', { discover: true, filter: DISCOVERY_FILTER });
+    return connection;
+  }
+
+  private send(method: string, params?: object): Promise<any> {
+    return internalCall(this.session, () => this.session.send(method as never, params as never));
+  }
+
+  /** Routes targets' events to `listener` (the running test), or nowhere. */
+  route(listener: TargetListener | undefined): void {
+    this.listener = listener;
+  }
+
+  /** Every live target, children included, in the order they were attached. */
+  liveTargets(): Target[] {
+    const out: Target[] = [];
+    const walk = (target: Target) => {
+      if (target.closed) return;
+      out.push(target);
+      for (const child of target.children.values()) walk(child);
+    };
+    for (const target of this.targets.values()) walk(target);
+    return out;
+  }
+
+  /** Resolves once every target the browser has now is attached and listened to. */
+  async sync(): Promise<void> {
+    const { targetInfos } = (await this.send('Target.getTargets', { filter: DISCOVERY_FILTER })) as { targetInfos: TargetInfo[] };
+    for (const info of targetInfos) void this.attach(info);
+    await Promise.all(this.attaching.values());
+  }
+
+  private attach(info: TargetInfo): Promise<void> {
+    if (!TOP_TYPES.has(info.type) || this.targets.has(info.targetId)) return this.attaching.get(info.targetId) ?? Promise.resolve();
+    let sessionId = '';
+    const post = (message: string) => this.send('Target.sendMessageToTarget', { sessionId, message });
+    const target = new Target(info.type as TargetType, info.url, info.targetId, info.browserContextId, undefined, post, this);
+    this.targets.set(info.targetId, target);
+    const attached = this.send('Target.attachToTarget', { targetId: info.targetId, flatten: false })
+      .then(async (result: { sessionId: string }) => {
+        sessionId = result.sessionId;
+        this.bySession.set(sessionId, target);
+        this.onAttached(target);
+        await target.enable(false);
+      })
+      // A target that closed before daebug could attach (or while it did) leaves nothing to listen to.
+      .catch(() => target.close())
+      .finally(() => this.attaching.delete(info.targetId));
+    this.attaching.set(info.targetId, attached);
+    return attached;
+  }
+
+  private detached(sessionId: string): void {
+    const target = this.bySession.get(sessionId);
+    if (!target) return;
+    this.bySession.delete(sessionId);
+    this.targets.delete(target.targetId);
+    target.close();
+  }
+
+  onEvent(target: Target, method: string, params: any): void {
+    this.listener?.onEvent(target, method, params);
+  }
+
+  onAttached(target: Target): void {
+    this.listener?.onAttached(target);
+  }
+
+  onDetached(target: Target): void {
+    if (!target.parent) this.targets.delete(target.targetId);
+    this.listener?.onDetached(target);
+  }
+}

@@ -1,0 +1,41 @@
+import type { Frame } from '../../model/schema';
+
+/** The parts of CDP's Runtime.CallFrame and Runtime.StackTrace that daebug reads. */
+export interface CdpCallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}
+
+export interface CdpStackTrace {
+  description?: string;
+  callFrames: CdpCallFrame[];
+  parent?: CdpStackTrace;
+}
+
+const MAX_FRAMES = 50;
+
+/** CDP's 0-based call frames, async parents included, as 1-based frames. */
+export function framesOf(stackTrace: CdpStackTrace | undefined): Frame[] {
+  const frames: Frame[] = [];
+  for (let trace = stackTrace; trace && frames.length < MAX_FRAMES; trace = trace.parent) {
+    for (const f of trace.callFrames) {
+      if (frames.length >= MAX_FRAMES) break;
+      const frame: Frame = { url: f.url, line: f.lineNumber + 1, column: f.columnNumber + 1 };
+      if (f.functionName) frame.functionName = f.functionName;
+      frames.push(frame);
+    }
+  }
+  return frames;
+}
+
+/** Stack text as V8 prints it, rendered from frames. */
+export function stackText(headline: string, frames: readonly Frame[]): string {
+  if (!frames.length) return headline;
+  const lines = frames.map((f) => {
+    const where = f.url ? `${f.url}:${f.line}:${f.column}` : `<anonymous>:${f.line}:${f.column}`;
+    return `    at ${f.functionName ? `${f.functionName} (${where})` : where}`;
+  });
+  return `${headline}\n${lines.join('\n')}`;
+}

@@ -1,0 +1,184 @@
+import type { EventDraft, Recorder, StoredEvent } from '../recorder';
+import { formatPrimitiveArgs, isPrimitive, previewText, primitiveText, type RemoteObject } from '../remote-object';
+import { framesOf, stackText, type CdpStackTrace } from './call-frames';
+import type { Target } from './target';
+import type { ValueRead } from './value-reads';
+
+/** Where a target's events go: the test's recorder, under the target's realm, with values read later. */
+export interface RuntimeSink {
+  recorder: Recorder;
+  realmOf(target: Target): string;
+  readLater(target: Target, read: ValueRead): void;
+}
+
+interface ExceptionDetails {
+  text: string;
+  url?: string;
+  lineNumber: number;
+  columnNumber: number;
+  executionContextId?: number;
+  exception?: RemoteObject;
+  stackTrace?: CdpStackTrace;
+}
+
+const CONSOLE_LEVELS: Record<string, string> = { warning: 'warn', assert: 'error' };
+const WITH_STACK: ReadonlySet<string> = new Set(['error', 'warning', 'trace', 'assert']);
+
+/** Handles one CDP event of a captured target. */
+export function onRuntimeEvent(sink: RuntimeSink, target: Target, method: string, params: any): void {
+  switch (method) {
+    case 'Runtime.executionContextCreated': {
+      const context = params.context as { id: number; name?: string; auxData?: { type?: string } };
+      // Playwright's utility world logs its own markers (e.g. for setContent); they are not page output.
+      if (context.name?.startsWith('__playwright') || context.auxData?.type === 'isolated') target.ignoredContexts.add(context.id);
+      return;
+    }
+    case 'Page.frameNavigated': {
+      const frame = params.frame as { parentId?: string; url: string; urlFragment?: string };
+      if (frame.parentId) return;
+      add(sink, target, { type: 'console', level: 'debug', source: 'navigation', timeMs: Date.now(), message: frame.url + (frame.urlFragment ?? '') });
+      return;
+    }
+    case 'Runtime.exceptionThrown':
+      return onException(sink, target, params.exceptionDetails as ExceptionDetails, params.timestamp as number);
+    case 'Runtime.consoleAPICalled':
+      return onConsole(sink, target, params);
+    case 'Log.entryAdded':
+      return onLogEntry(sink, target, params.entry);
+  }
+}
+
+export function add(sink: RuntimeSink, target: Target, draft: Omit<EventDraft, 'realm' | 'stream'>): StoredEvent {
+  return sink.recorder.add({ ...draft, realm: sink.realmOf(target), stream: target.key });
+}
+
+/** The message part of an Error's stack: everything before the first "    at " frame line. */
+export function messageFromStack(stack: string): string {
+  const lines = stack.split('\n');
+  const firstFrame = lines.findIndex((line) => /^\s+at\s/.test(line));
+  return (firstFrame === -1 ? lines.slice(0, 1) : lines.slice(0, firstFrame)).join('\n') || stack;
+}
+
+function locationOf(frames: ReturnType<typeof framesOf>, fallback?: { url?: string | undefined; lineNumber: number; columnNumber: number }) {
+  const top = frames[0];
+  if (top?.url) return { url: top.url, line: top.line, column: top.column };
+  if (fallback?.url) return { url: fallback.url, line: fallback.lineNumber + 1, column: fallback.columnNumber + 1 };
+  return undefined;
+}
+
+function onException(sink: RuntimeSink, target: Target, details: ExceptionDetails, timestamp: number): void {
+  if (details.executionContextId !== undefined && target.ignoredContexts.has(details.executionContextId)) return;
+  const thrown = details.exception;
+  // A nested worker's uncaught error reaches its parent worker as an error event on the Worker object, without a
+  // value: the nested worker's own session reports it already.
+  if (!thrown && target.isWorker && /^Uncaught (?!\(in promise\))/.test(details.text) && !details.stackTrace) return;
+  const rejection = details.text.includes('(in promise)');
+  const source = rejection ? 'unhandledrejection' : target.isWorker ? 'self.onerror' : 'window.onerror';
+  const frames = framesOf(details.stackTrace);
+  let message: string;
+  let stack: string | undefined;
+  let readThrown = false;
+  if (thrown?.subtype === 'error' && thrown.description) {
+    stack = thrown.description;
+    message = messageFromStack(thrown.description);
+    // A cause chain and an AggregateError's inner errors are only readable in the page.
+    readThrown = thrown.objectId !== undefined;
+  } else if (thrown && isPrimitive(thrown)) {
+    message = primitiveText(thrown);
+    stack = frames.length ? stackText(message, frames) : undefined;
+  } else if (thrown) {
+    message = previewText(thrown);
+    stack = frames.length ? stackText(message, frames) : undefined;
+    // A Proxy's traps are page code: reading through it would run them.
+    readThrown = thrown.objectId !== undefined && thrown.subtype !== 'proxy';
+  } else {
+    message = details.text.replace(/^Uncaught( \(in promise\))?:?\s*/, '') || details.text;
+  }
+  const event = add(sink, target, {
+    type: 'error',
+    level: 'error',
+    source,
+    timeMs: timestamp || Date.now(),
+    message,
+    stack,
+    callFrames: frames.length ? frames : undefined,
+    location: locationOf(frames, details),
+  });
+  if (!readThrown || !thrown?.objectId) return;
+  const objectId = thrown.objectId;
+  const isError = thrown.subtype === 'error';
+  sink.readLater(target, {
+    kind: 'thrown',
+    on: details.executionContextId !== undefined ? { executionContextId: details.executionContextId } : { objectId },
+    values: [{ objectId }],
+    event,
+    apply: (value: { message?: string; stack?: string }) => {
+      if (isError) {
+        // Only what the description lacks: the "Caused by:" lines and inner errors that follow the stack.
+        const full = value?.stack ?? '';
+        const tail = event.stack && full.startsWith(event.stack) ? full.slice(event.stack.length) : value?.message && full.startsWith(value.message) ? full.slice(value.message.length) : '';
+        if (event.stack !== undefined && /^\n(?:Caused by: |  \[\d+\] )/.test(tail)) event.stack += tail;
+      } else if (value?.message) {
+        if (event.stack?.startsWith(event.message)) event.stack = value.message + event.stack.slice(event.message.length);
+        event.message = value.message;
+      }
+    },
+  });
+}
+
+function onConsole(sink: RuntimeSink, target: Target, params: any): void {
+  if (target.ignoredContexts.has(params.executionContextId)) return;
+  const type = params.type as string;
+  if (type === 'endGroup') return;
+  const args = (params.args ?? []) as RemoteObject[];
+  const frames = framesOf(params.stackTrace as CdpStackTrace | undefined);
+  const method = type === 'warning' ? 'warn' : type;
+  const structured = args.some((a) => !isPrimitive(a));
+  let message = structured ? args.map((a) => (isPrimitive(a) ? primitiveText(a) : previewText(a))).join(' ') : formatPrimitiveArgs(args);
+  if (type === 'assert') message = `Assertion failed${message ? `: ${message}` : ''}`;
+  const withStack = WITH_STACK.has(type) && frames.length > 0;
+  const event = add(sink, target, {
+    type: 'console',
+    level: CONSOLE_LEVELS[type] ?? method,
+    source: `console.${method}`,
+    timeMs: params.timestamp || Date.now(),
+    message,
+    stack: withStack ? stackText(message.split('\n', 1)[0]!, frames) : undefined,
+    callFrames: withStack ? frames : undefined,
+    location: locationOf(frames),
+    structured,
+  });
+  if (!structured) return;
+  // A Proxy's traps are page code: it is shown from V8's preview, which does not run them.
+  const values = args.map((a) => callArgument(a.subtype === 'proxy' ? { type: 'string', value: `Proxy ${previewText(a)}` } : a));
+  sink.readLater(target, {
+    kind: 'console',
+    on: { executionContextId: params.executionContextId },
+    values,
+    event,
+    apply: (value: { text?: string }) => {
+      if (typeof value?.text === 'string') event.message = type === 'assert' ? `Assertion failed: ${value.text}` : value.text;
+    },
+  });
+}
+
+function onLogEntry(sink: RuntimeSink, target: Target, entry: any): void {
+  // 'worker' entries echo what the worker's own session reports; 'verbose' ones are Chromium's perf chatter.
+  if (entry.level === 'verbose' || entry.source === 'worker') return;
+  const frames = framesOf(entry.stackTrace as CdpStackTrace | undefined);
+  add(sink, target, {
+    type: 'console',
+    level: entry.level === 'warning' ? 'warn' : entry.level,
+    source: `browser.${entry.source ?? 'other'}`,
+    timeMs: entry.timestamp || Date.now(),
+    message: String(entry.text ?? ''),
+    location: locationOf(frames, entry.url ? { url: entry.url, lineNumber: entry.lineNumber ?? 0, columnNumber: 0 } : undefined),
+  });
+}
+
+function callArgument(object: RemoteObject): object {
+  if (object.objectId) return { objectId: object.objectId };
+  if (object.unserializableValue) return { unserializableValue: object.unserializableValue };
+  if (object.type === 'undefined') return {};
+  return { value: object.value };
+}

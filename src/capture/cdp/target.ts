@@ -1,0 +1,118 @@
+/** A CDP target type daebug captures. */
+export type TargetType = 'page' | 'iframe' | 'worker' | 'service_worker' | 'shared_worker';
+
+export interface TargetInfo {
+  targetId: string;
+  type: string;
+  url: string;
+  browserContextId?: string;
+}
+
+/** Receives what a target's session says; the connection routes it to the test that runs. */
+export interface TargetListener {
+  onEvent(target: Target, method: string, params: any): void;
+  onAttached(target: Target): void;
+  onDetached(target: Target): void;
+}
+
+let nextKey = 0;
+
+// Children daebug holds at start and resumes once it listens. Service workers come through discovery instead.
+const CHILD_FILTER = { page: [{ type: 'worker' }, { type: 'iframe' }], worker: [{ type: 'worker' }] };
+
+/**
+ * One target (page, frame, worker) on daebug's own, non-flat session: commands are wrapped in
+ * `Target.sendMessageToTarget` by each ancestor, and its own children arrive inside its messages.
+ */
+export class Target {
+  readonly key = `t${++nextKey}`;
+  readonly children = new Map<string, Target>();
+  closed = false;
+  /** Playwright's utility worlds and isolated worlds: their console traffic is not the page's. */
+  readonly ignoredContexts = new Set<number>();
+  private nextId = 0;
+  private readonly waiting = new Map<number, { resolve(value: any): void; reject(error: Error): void }>();
+
+  constructor(
+    readonly type: TargetType,
+    public url: string,
+    readonly targetId: string,
+    readonly browserContextId: string | undefined,
+    readonly parent: Target | undefined,
+    private readonly post: (message: string) => Promise<unknown>,
+    private readonly listener: TargetListener,
+  ) {}
+
+  get root(): Target {
+    return this.parent ? this.parent.root : this;
+  }
+
+  get isWorker(): boolean {
+    return this.type !== 'page' && this.type !== 'iframe';
+  }
+
+  send(method: string, params?: object): Promise<any> {
+    if (this.closed) return Promise.reject(new Error(`${this.type} target closed`));
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.post(JSON.stringify({ id, method, params })).catch((error: Error) => {
+        this.waiting.delete(id);
+        reject(error);
+      });
+    });
+  }
+
+  /**
+   * Turns capture on. Commands go out together and the target runs them in order, so a target held at start
+   * (`waitForDebuggerOnStart`) resumes only after Runtime is enabled: none of its first messages is lost.
+   */
+  enable(held: boolean): Promise<unknown> {
+    const commands: Array<Promise<unknown>> = [this.send('Runtime.enable')];
+    if (this.type === 'page') commands.push(this.send('Page.enable'), this.send('Log.enable'));
+    if (this.type === 'page' || this.type === 'iframe') commands.push(this.autoAttach(CHILD_FILTER.page));
+    else commands.push(this.autoAttach(CHILD_FILTER.worker));
+    if (held) commands.push(this.send('Runtime.runIfWaitingForDebugger'));
+    return Promise.all(commands);
+  }
+
+  private autoAttach(filter: object[]): Promise<unknown> {
+    return this.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: false, filter });
+  }
+
+  receive(raw: string): void {
+    const message = JSON.parse(raw) as { id?: number; method?: string; params?: any; result?: unknown; error?: { message: string } };
+    if (message.id !== undefined) {
+      const waiter = this.waiting.get(message.id);
+      this.waiting.delete(message.id);
+      if (message.error) waiter?.reject(new Error(message.error.message));
+      else waiter?.resolve(message.result);
+      return;
+    }
+    const { method, params } = message;
+    if (method === 'Target.receivedMessageFromTarget') this.children.get(params.sessionId)?.receive(params.message);
+    else if (method === 'Target.attachedToTarget') this.attachChild(params);
+    else if (method === 'Target.detachedFromTarget') this.children.get(params.sessionId)?.close();
+    else if (method) this.listener.onEvent(this, method, params);
+  }
+
+  private attachChild(params: { sessionId: string; targetInfo: TargetInfo; waitingForDebugger: boolean }): void {
+    const { sessionId, targetInfo } = params;
+    const type: TargetType = targetInfo.type === 'iframe' ? 'iframe' : 'worker';
+    const post = (message: string) => this.send('Target.sendMessageToTarget', { sessionId, message });
+    const child = new Target(type, targetInfo.url, targetInfo.targetId, this.browserContextId, this, post, this.listener);
+    this.children.set(sessionId, child);
+    this.listener.onAttached(child);
+    // A child left waiting would hang the page's worker for good: it is resumed even if enabling fails.
+    child.enable(params.waitingForDebugger).catch(() => (params.waitingForDebugger ? child.send('Runtime.runIfWaitingForDebugger').catch(() => undefined) : undefined));
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const child of this.children.values()) child.close();
+    for (const waiter of this.waiting.values()) waiter.reject(new Error(`${this.type} target closed`));
+    this.waiting.clear();
+    this.listener.onDetached(this);
+  }
+}

@@ -1,0 +1,241 @@
+import type { Browser, BrowserContext, Frame, Page, Worker } from '@playwright/test';
+import { DaebugCaptureError } from '../errors';
+import { BrowserConnection } from './cdp/browser-connection';
+import { internalCall } from './cdp/internal-call';
+import { add, onRuntimeEvent, type RuntimeSink } from './cdp/runtime';
+import type { Target, TargetListener } from './cdp/target';
+import { ValueReads, type ValueRead } from './cdp/value-reads';
+import { attachGenericPage } from './generic';
+import { RealmNames } from './realms';
+import type { Recorder } from './recorder';
+
+const FATAL_SOURCES: ReadonlySet<string> = new Set(['page.crash', 'browser.disconnected']);
+
+/**
+ * Everything daebug captures for one test: every page, popup, frame and worker (dedicated at any depth, service,
+ * shared) of every browser context the test uses, its own and those it creates. In Chromium through daebug's
+ * browser-level CDP connection; in other browsers through Playwright's events.
+ */
+export class TestCapture implements TargetListener, RuntimeSink {
+  readonly realms: RealmNames;
+  readonly reads: ValueReads;
+  private readonly connections = new Set<BrowserConnection>();
+  private readonly contexts = new Set<BrowserContext>();
+  private readonly genericPages = new Set<Page>();
+  private readonly cleanups: Array<() => void> = [];
+  private readonly announced = new WeakSet<Target>();
+  private readonly pageTargets = new WeakMap<Page, Promise<Target | undefined>>();
+  private ended = false;
+
+  constructor(readonly recorder: Recorder) {
+    this.realms = new RealmNames();
+    const { maxDepth, maxBreadth, maxMessageLength } = recorder.options.limits;
+    this.reads = new ValueReads(() => ({ maxDepth, maxBreadth, maxLength: maxMessageLength }), (event) => recorder.clip(event));
+  }
+
+  /** Captures a browser context and everything in it; resolves once its current targets are listened to. */
+  async addContext(context: BrowserContext): Promise<void> {
+    if (this.ended) return;
+    const first = !this.contexts.has(context);
+    this.contexts.add(context);
+    try {
+      const browser = context.browser();
+      const name = browser?.browserType().name();
+      if (browser && name === 'chromium') {
+        const connection = await this.connect(browser);
+        await connection.sync();
+        return;
+      }
+      if (first) this.addGenericContext(context);
+    } catch (error) {
+      this.recorder.diagnose(new DaebugCaptureError('attaching to a browser context', error));
+    }
+  }
+
+  private async connect(browser: Browser): Promise<BrowserConnection> {
+    const connection = await BrowserConnection.for(browser);
+    if (!this.connections.has(connection)) {
+      this.connections.add(connection);
+      connection.route(this);
+      // Targets that outlived an earlier test (a page made in beforeAll) are this test's too from now on.
+      const onDisconnect = () => this.lifecycle(undefined, 'browser', 'browser.disconnected', 'The browser disconnected (it crashed, was closed or was killed).');
+      browser.on('disconnected', onDisconnect);
+      this.cleanups.push(() => {
+        browser.off('disconnected', onDisconnect);
+        connection.route(undefined);
+      });
+    }
+    return connection;
+  }
+
+  private addGenericContext(context: BrowserContext): void {
+    const onPage = (page: Page) => this.addGenericPage(page);
+    context.on('page', onPage);
+    this.cleanups.push(() => context.off('page', onPage));
+    for (const page of context.pages()) this.addGenericPage(page);
+  }
+
+  private addGenericPage(page: Page): void {
+    if (this.genericPages.has(page)) return;
+    this.genericPages.add(page);
+    const realm = this.realms.name(page, { type: 'page', url: page.url() });
+    this.recorder.addRealm(realm);
+    const onCrash = () => this.lifecycle(undefined, realm, 'page.crash', 'The page crashed.');
+    const onNavigated = (frame: Frame) => {
+      if (frame === page.mainFrame()) this.lifecycle(undefined, realm, 'navigation', frame.url());
+    };
+    page.on('crash', onCrash);
+    page.on('framenavigated', onNavigated);
+    const detach = attachGenericPage(page, realm, { recorder: this.recorder, workerRealm: (worker) => this.realms.name(worker, { type: 'worker', url: worker.url() }) });
+    this.cleanups.push(() => {
+      page.off('crash', onCrash);
+      page.off('framenavigated', onNavigated);
+      void detach();
+    });
+  }
+
+  /** Resolves once every target of the test's browsers is attached. */
+  async ready(): Promise<void> {
+    await Promise.all([...this.connections].map((connection) => connection.sync().catch(() => undefined)));
+  }
+
+  /**
+   * The `page` fixture's page: it was made just now, so it is the newest page daebug attached to. Its context is the
+   * test's own (realms without prefix) and it is the realm `page`.
+   */
+  async addFixturePage(page: Page): Promise<void> {
+    await this.addContext(page.context());
+    await this.ready();
+    const pages = [...this.connections].flatMap((c) => c.liveTargets()).filter((t) => t.type === 'page' && !t.parent);
+    const newest = pages[pages.length - 1];
+    if (!newest) return;
+    if (newest.browserContextId) this.realms.claimPrimary(newest.browserContextId);
+    this.realmOf(newest);
+    this.pageTargets.set(page, Promise.resolve(newest));
+  }
+
+  /**
+   * A barrier: afterwards the recorder holds every event the test's realms emitted before the call, with its
+   * values read. One round trip per live target, then the value reads.
+   */
+  async settle(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const barrier = (async () => {
+      await Promise.all([...this.connections].map((connection) => connection.sync().catch(() => undefined)));
+      const targets = [...this.connections].flatMap((connection) => connection.liveTargets());
+      await Promise.all(targets.map((target) => target.send('Runtime.evaluate', { expression: '0', silent: true, returnByValue: true }).catch(() => undefined)));
+      await this.reads.flush();
+    })();
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([barrier, timeout]);
+    clearTimeout(timer);
+    await this.recorder.settle(Math.max(0, timeoutMs));
+  }
+
+  /** Reads the values logged so far (at a job's end): cheap when nothing waits. */
+  flushReads(): Promise<void> {
+    return this.reads.flush();
+  }
+
+  /** The realm name of a page, frame or worker, as its events carry it. */
+  async realmFor(target: Page | Frame | Worker): Promise<string> {
+    if (isWorker(target)) {
+      const live = [...this.connections].flatMap((c) => c.liveTargets()).filter((t) => t.isWorker && t.url === target.url());
+      const named = live.map((t) => this.realms.known(t)).filter((n): n is string => !!n);
+      return named[0] ?? (live[0] ? this.realmOf(live[0]) : this.realms.name(target, { type: 'worker', url: target.url() }));
+    }
+    const page = isPage(target) ? target : (target as Frame).page();
+    let realm: string;
+    if (this.genericPages.has(page)) realm = this.realms.name(page, { type: 'page', url: page.url() });
+    else {
+      const found = page.isClosed() ? undefined : await this.targetOf(page);
+      realm = found ? this.realmOf(found) : this.realms.name(page, { type: 'page', url: page.url() });
+    }
+    return isPage(target) || target === page.mainFrame() ? realm : `${realm}:frame`;
+  }
+
+  private targetOf(page: Page): Promise<Target | undefined> {
+    let found = this.pageTargets.get(page);
+    if (!found) {
+      found = (async () => {
+        const context = page.context();
+        const session = await internalCall(context, () => context.newCDPSession(page));
+        try {
+          const { targetInfo } = (await internalCall(session, () => session.send('Target.getTargetInfo'))) as { targetInfo: { targetId: string } };
+          await this.ready();
+          return [...this.connections].flatMap((c) => c.liveTargets()).find((t) => t.targetId === targetInfo.targetId);
+        } finally {
+          void internalCall(session, () => session.detach()).catch(() => undefined);
+        }
+      })().catch(() => undefined);
+      this.pageTargets.set(page, found);
+    }
+    return found;
+  }
+
+  /** RuntimeSink: the realm of a CDP target, named on first use. */
+  realmOf(target: Target): string {
+    const known = this.realms.known(target);
+    if (known) return known;
+    const name = this.realms.name(target, {
+      type: target.type,
+      url: target.url,
+      browserContextId: target.browserContextId,
+      parentRealm: target.type === 'iframe' && target.parent ? this.realmOf(target.parent.type === 'iframe' ? target.parent.root : target.parent) : undefined,
+    });
+    this.recorder.addRealm(name);
+    return name;
+  }
+
+  readLater(target: Target, read: ValueRead): void {
+    this.reads.add(target, read);
+  }
+
+  // TargetListener
+  onEvent(target: Target, method: string, params: any): void {
+    if (this.ended) return;
+    try {
+      if (method === 'Target.targetCrashed') this.lifecycle(target, this.realmOf(target), 'page.crash', 'The page crashed.');
+      else onRuntimeEvent(this, target, method, params);
+    } catch (error) {
+      this.recorder.diagnose(new DaebugCaptureError(`handling ${method} in ${this.realmOf(target)}`, error));
+    }
+  }
+
+
+  onAttached(target: Target): void {
+    if (this.ended) return;
+    const realm = this.realmOf(target);
+    if (!target.isWorker) return;
+    this.announced.add(target);
+    const opener = target.parent ?? target;
+    this.recorder.add({ type: 'console', level: 'debug', source: 'worker.start', realm, stream: opener.key, opens: target.key, timeMs: Date.now(), message: target.url });
+  }
+
+  onDetached(target: Target): void {
+    if (this.ended || !this.announced.has(target)) return;
+    this.recorder.add({ type: 'console', level: 'debug', source: 'worker.close', realm: this.realmOf(target), stream: target.key, timeMs: Date.now(), message: '' });
+  }
+
+  lifecycle(target: Target | undefined, realm: string, source: string, message: string): void {
+    if (this.ended) return;
+    const fatal = FATAL_SOURCES.has(source);
+    if (target) add(this, target, { type: fatal ? 'error' : 'console', level: fatal ? 'error' : 'debug', source, timeMs: Date.now(), message });
+    else this.recorder.add({ type: fatal ? 'error' : 'console', level: fatal ? 'error' : 'debug', source, realm, timeMs: Date.now(), message });
+  }
+
+  /** Stops routing events to this test. Targets stay attached for the next test of the worker. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const cleanup of this.cleanups.splice(0)) cleanup();
+  }
+}
+
+function isPage(target: Page | Frame | Worker): target is Page {
+  return typeof (target as Page).mainFrame === 'function';
+}
+
+function isWorker(target: Page | Frame | Worker): target is Worker {
+  return !isPage(target) && typeof (target as Frame).page !== 'function';
+}
