@@ -1,17 +1,17 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import fs from 'node:fs';
 import vm from 'node:vm';
-import ts from 'typescript';
 import {
   defaultSerializeLimits,
   serializeConsoleArgs,
+  serializeInRealm,
+  serializerFunctionSource,
   serializeThrown,
+  SERIALIZER_SOURCE,
   type SerializeLimits,
 } from '../../src/capture/serialize';
-
-const SOURCE_PATH = join(__dirname, '..', '..', 'src', 'capture', 'serialize.ts');
+import { bundleSerializer, moduleText, OUT_FILE } from '../../scripts/build-in-page';
 
 /** Text of one console call. */
 function text(args: unknown[], limits?: Partial<SerializeLimits>): string {
@@ -589,41 +589,65 @@ describe('serializeThrown', () => {
   });
 });
 
-describe('self-containment (the functions are shipped to browsers as source text)', () => {
-  // Why not simply `new Function('return (' + serializeConsoleArgs.toString() + ')')()`?
-  // Under tsx (esbuild with keepNames) `toString()` of the loaded function contains calls to a
-  // module-level `__name` helper that tsx injects — an artefact of the test loader, not of the
-  // shipped code. The package is built with `tsc` (tsconfig.build.json), so the honest check is to
-  // compile this file with the TypeScript compiler exactly like the build does, take the emitted
-  // functions' `toString()`, and evaluate that text in a fresh V8 context that has nothing but the
-  // language built-ins (no module scope, no `exports`, no `require`, no Node globals) — much like a
-  // page or worker receiving it through `evaluate`.
-  const source = readFileSync(SOURCE_PATH, 'utf8');
-  function compiled(): { serializeInRealm: (...a: unknown[]) => unknown } {
-    const tsconfig = ts.readConfigFile(join(__dirname, '..', '..', 'tsconfig.json'), ts.sys.readFile);
-    const options = tsconfig.config
-      ? ts.convertCompilerOptionsFromJson(tsconfig.config.compilerOptions, join(__dirname, '..', '..')).options
-      : {};
-    const js = ts.transpileModule(source, {
-      compilerOptions: { ...options, module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, noEmit: false },
-      fileName: 'serialize.ts',
-    }).outputText;
-    const exportsObj: Record<string, unknown> = {};
-    vm.runInNewContext(js, { exports: exportsObj, module: { exports: exportsObj } });
-    return exportsObj as ReturnType<typeof compiled>;
+describe('the shipped source: SERIALIZER_SOURCE, bundled from src/capture/in-page/ by scripts/build-in-page.ts', () => {
+  // Each test evaluates the string in a fresh V8 context that has nothing but the language built-ins (no
+  // module scope, no `exports`, no `require`, no Node or DOM globals), much like a worker receiving it.
+  function inEmptyRealm(script: string): unknown {
+    return JSON.parse(vm.runInContext(`const serialize = (${SERIALIZER_SOURCE});\n${script}`, vm.createContext({})) as string);
   }
-  const shipped = compiled();
 
-  it('the compiled text references nothing declared at module level and no helpers', () => {
-    const src = shipped.serializeInRealm.toString();
-    assert.doesNotMatch(src, /defaultSerializeLimits|serializeConsoleArgs|serializeThrown|\bexports\b|\brequire\s*\(|\bmodule\b|\btslib\b/);
-    assert.doesNotMatch(src, /\b__\w+\s*\(/, 'no compiler helper calls such as __name/__spreadArray');
+  it('is the text of the current in-page modules (the generated file is not stale)', async () => {
+    const source = await bundleSerializer();
+    assert.equal(SERIALIZER_SOURCE, source);
+    assert.equal(fs.readFileSync(OUT_FILE, 'utf8'), moduleText(source));
   });
 
-  it('serializeInRealm.toString() runs console arguments in an empty realm and matches the Node result', () => {
-    const ctx = vm.createContext({});
+  it('is one function expression that imports, exports and requires nothing', () => {
+    assert.equal(serializerFunctionSource(), SERIALIZER_SOURCE);
+    assert.match(SERIALIZER_SOURCE, /^function daebugSerialize\(kind, input, limits\) \{"use strict";/);
+    assert.match(SERIALIZER_SOURCE, /\}$/);
+    assert.doesNotMatch(SERIALIZER_SOURCE, /\brequire\s*\(|\bexports\b|\bmodule\.|\bimport\b|\bexport\b|__name\(/);
+    const fn = (0, eval)('(' + SERIALIZER_SOURCE + ')') as unknown;
+    assert.equal(typeof fn, 'function');
+    assert.equal((fn as (...a: unknown[]) => unknown).length, 3);
+  });
+
+  it('serializeInRealm (compatibility) is that function evaluated, so its toString() is the shipped text', () => {
+    assert.equal(serializeInRealm.toString(), SERIALIZER_SOURCE);
+    const c: Record<string, unknown> = { a: 1 };
+    c.self = c;
+    assert.deepEqual(serializeInRealm('console', ['%s:', 'x', c]), serializeConsoleArgs(['%s:', 'x', c]));
+    const e = new Error('outer', { cause: new TypeError('inner') });
+    assert.deepEqual(serializeInRealm('thrown', e, { maxLength: 100 }), serializeThrown(e, { maxLength: 100 }));
+  });
+
+  it('serializes a circular object, an Error with a cause, a Map and a huge string in an empty realm', () => {
+    const got = inEmptyRealm(`
+      const circular = { name: 'a' }; circular.self = circular; circular.list = [circular, { back: circular }];
+      const error = new Error('outer', { cause: new TypeError('inner', { cause: 'root' }) });
+      const map = new Map([[{ id: 1 }, 'object key'], ['k', new Set([1, 'two'])]]);
+      const huge = 'h'.repeat(10 * 1024 * 1024);
+      JSON.stringify({
+        circular: serialize('console', ['c', circular]),
+        thrown: serialize('thrown', error),
+        logged: serialize('console', [error]),
+        map: serialize('console', [map], { maxDepth: 3, maxBreadth: 50, maxLength: 1000 }),
+        huge: serialize('console', [huge]),
+        hugeThrown: serialize('thrown', huge, { maxLength: 10 }),
+      });`) as Record<string, { text?: string; message?: string; stack?: string }>;
+    assert.deepEqual(got.circular, { text: 'c {"name":"a","self":"[Circular]","list":["[Circular]",{"back":"[Circular]"}]}', structured: true });
+    assert.equal(got.thrown?.message, 'Error: outer');
+    assert.equal((got.thrown as { name?: string }).name, 'Error');
+    assert.match(got.thrown?.stack ?? '', /^Error: outer\n {4}at [^]*\nCaused by: TypeError: inner\n {4}at [^]*\nCaused by: root$/);
+    assert.deepEqual(got.logged, { text: 'Error: outer', structured: true });
+    assert.deepEqual(got.map, { text: '{"Map(2)":[[{"id":1},"object key"],["k",{"Set(2)":[1,"two"]}]]}', structured: true });
+    assert.deepEqual(got.huge, { text: 'h'.repeat(1000) + ' …[truncated, 10485760 chars]', structured: false, originalLength: 10485760 });
+    assert.deepEqual(got.hugeThrown, { message: 'hhhhhhhhhh …[truncated, 10485760 chars]', nonError: true });
+  });
+
+  it('gives the same results in an empty realm as the modules give in Node', () => {
     const script = `
-      const f = (args) => (${shipped.serializeInRealm.toString()})('console', args);
+      const f = (args) => serialize('console', args);
       const c = { a: 1 }; c.self = c;
       JSON.stringify([
         f(['%s=%d %o %c%%', 'n', '42px', { a: [1, 2] }, 'color:red']),
@@ -631,8 +655,9 @@ describe('self-containment (the functions are shipped to browsers as source text
         f([{ a: { b: { c: { d: 1 } } } }, 1n, Symbol('s'), -0, NaN, undefined]),
         f(['x'.repeat(5000)]),
         f([Proxy.revocable({}, {}).proxy]),
+        serialize('thrown', { code: 1 }),
+        serialize('thrown', new AggregateError([new Error('a'), 'b'], 'agg')).stack.split('\\n').filter((l) => l.startsWith('  [')),
       ]);`;
-    const inRealm = JSON.parse(vm.runInContext(script, ctx) as string) as unknown[];
     const c: Record<string, unknown> = { a: 1 };
     c.self = c;
     const here = [
@@ -641,38 +666,47 @@ describe('self-containment (the functions are shipped to browsers as source text
       serializeConsoleArgs([{ a: { b: { c: { d: 1 } } } }, 1n, Symbol('s'), -0, NaN, undefined]),
       serializeConsoleArgs(['x'.repeat(5000)]),
       serializeConsoleArgs([Proxy.revocable({}, {}).proxy]),
+      serializeThrown({ code: 1 }),
+      (serializeThrown(new AggregateError([new Error('a'), 'b'], 'agg')).stack ?? '').split('\n').filter((l) => l.startsWith('  [')),
     ];
-    assert.deepEqual(inRealm, JSON.parse(JSON.stringify(here)));
+    assert.deepEqual(inEmptyRealm(script), JSON.parse(JSON.stringify(here)));
   });
 
-  it('serializeInRealm.toString() runs thrown values in an empty realm, in the CDP wrapper shape', () => {
+  it('works in the wrapper shapes src/capture sends through Runtime.callFunctionOn', () => {
     const ctx = vm.createContext({});
-    // the same wrapper shape src/capture/chromium.ts sends through Runtime.callFunctionOn
     const script = `
-      const wrapper = function (limits) { return (${shipped.serializeInRealm.toString()})('thrown', this, limits); };
+      const thrown = function (limits) { return (${SERIALIZER_SOURCE})('thrown', this, limits); };
+      const logged = function (limits, ...args) { return (${SERIALIZER_SOURCE})('console', args, limits); };
       const e = new TypeError('inner');
       JSON.stringify([
-        wrapper.call(new Error('outer', { cause: e }), { maxLength: 100 }).message,
-        /Caused by: TypeError: inner/.test(wrapper.call(new Error('outer', { cause: e })).stack),
-        wrapper.call(new AggregateError([e], 'agg')).stack.split('\\n').filter((l) => l.startsWith('  [')),
-        wrapper.call({ code: 1 }),
+        thrown.call(new Error('outer', { cause: e }), { maxLength: 100 }).message,
+        /Caused by: TypeError: inner/.test(thrown.call(new Error('outer', { cause: e })).stack),
+        thrown.call(new AggregateError([e], 'agg')).stack.split('\\n').filter((l) => l.startsWith('  [')),
+        thrown.call({ code: 1 }),
+        logged({ maxDepth: 1, maxBreadth: 2, maxLength: 1000 }, 'v:', { a: { b: 1 } }, [1, 2, 3]),
       ]);`;
     assert.deepEqual(JSON.parse(vm.runInContext(script, ctx) as string), [
       'Error: outer',
       true,
       ['  [0] TypeError: inner'],
       { message: '{"code":1}', nonError: true },
+      { text: 'v: {"a":"[Object]"} [1,2,"… 1 more items"]', structured: true },
     ]);
   });
 
-  it('the console wrapper shape used by src/capture/chromium.ts works', () => {
-    const ctx = vm.createContext({});
-    const script = `
-      const wrapper = function (limits, ...args) { return (${shipped.serializeInRealm.toString()})('console', args, limits); };
-      JSON.stringify(wrapper({ maxDepth: 1, maxBreadth: 2, maxLength: 1000 }, 'v:', { a: { b: 1 } }, [1, 2, 3]));`;
-    assert.deepEqual(JSON.parse(vm.runInContext(script, ctx) as string), {
-      text: 'v: {"a":"[Object]"} [1,2,"… 1 more items"]',
-      structured: true,
-    });
+  it('never throws in an empty realm, whatever it is given', () => {
+    const got = inEmptyRealm(`
+      const { proxy, revoke } = Proxy.revocable({}, {}); revoke();
+      JSON.stringify([
+        serialize('console', null), serialize('console', proxy), serialize('thrown', proxy),
+        serialize('console', ['x'], 'not limits'), serialize('console', ['x'], { maxLength: -1 }),
+      ]);`);
+    assert.deepEqual(got, [
+      { text: 'null', structured: false },
+      { text: '[Unserializable console arguments]', structured: false },
+      { message: '[Unserializable thrown value]', nonError: true },
+      { text: 'x', structured: false },
+      { text: 'x', structured: false },
+    ]);
   });
 });
