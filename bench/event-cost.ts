@@ -1,36 +1,33 @@
-import { EventEmitter } from 'node:events';
 import path from 'node:path';
-import type { BrowserContext, Page } from '@playwright/test';
 import { childMain, fmt, log, median, quick, repoRoot, type Row } from './lib';
 
 const BATCH = 500;
 const BATCHES = quick ? 40 : 400;
 const WARMUP = quick ? 10 : 50;
 
-const { attachChromiumPage } = require(path.join(repoRoot, 'dist', 'capture', 'chromium.js')) as typeof import('../src/capture/chromium');
+const { TestCapture } = require(path.join(repoRoot, 'dist', 'capture', 'test-capture.js')) as typeof import('../src/capture/test-capture');
+const { Target } = require(path.join(repoRoot, 'dist', 'capture', 'cdp', 'target.js')) as typeof import('../src/capture/cdp/target');
 const { Recorder } = require(path.join(repoRoot, 'dist', 'capture', 'recorder.js')) as typeof import('../src/capture/recorder');
-const { RealmNames } = require(path.join(repoRoot, 'dist', 'capture', 'realms.js')) as typeof import('../src/capture/realms');
 const { resolveOptions } = require(path.join(repoRoot, 'dist', 'options.js')) as typeof import('../src/options');
 
 /**
- * A CDP session that answers like Chromium does, at once: capture code runs exactly as in a test,
- * from `session.on('Runtime.consoleAPICalled')` to the stored event, without a browser's latency.
+ * A page target that answers like Chromium does, at once: capture code runs exactly as in a test, from the
+ * message text CDP delivers (`Target.receivedMessageFromTarget`) to the stored event, without a browser's latency.
  */
-class FakeSession extends EventEmitter {
-  async send(method: string, params?: { arguments?: Array<{ value?: unknown }> }): Promise<unknown> {
-    if (method === 'Target.getTargetInfo') return { targetInfo: { targetId: 'main' } };
+function fakeTarget(listener: import('../src/capture/cdp/target').TargetListener): import('../src/capture/cdp/target').Target {
+  const target: import('../src/capture/cdp/target').Target = new Target('page', 'http://127.0.0.1:4617/bench/suite.html', 'main', 'ctx', undefined, async (message: string) => {
+    const { id, method, params } = JSON.parse(message) as { id: number; method: string; params?: { arguments?: Array<{ value?: unknown }> } };
+    let result: unknown = {};
     if (method === 'Runtime.callFunctionOn') {
       // One value per read in the batch: the layout argument is [kind, count, kind, count, …].
       const reads = Array.isArray(params?.arguments?.[1]?.value) ? (params.arguments[1].value as unknown[]).length / 2 : 1;
       const value = { text: 'user loaded {"id":42,"name":"Ada","tags":["a","b"],"nested":{"ok":true,"n":1}}', structured: true };
-      return { result: { type: 'object', value: Array.from({ length: reads }, () => value) } };
+      result = { result: { type: 'object', value: Array.from({ length: reads }, () => value) } };
     }
-    return {};
-  }
-  async detach(): Promise<void> {}
+    queueMicrotask(() => target.receive(JSON.stringify({ id, result })));
+  }, listener);
+  return target;
 }
-
-const fakePage = { on() {}, off() {}, mainFrame: () => undefined } as unknown as Page;
 
 function consoleEvent(type: 'log' | 'error', timestamp: number, id: number): object {
   return {
@@ -73,13 +70,12 @@ function consoleEvent(type: 'log' | 'error', timestamp: number, id: number): obj
  */
 async function batch(type: 'log' | 'error', spacingMs: number): Promise<{ capture: number; record: number }> {
   const recorder = new Recorder(resolveOptions({ strict: false, capture: true, ignore: ['ResizeObserver loop'], limits: {} }));
-  const session = new FakeSession();
-  const context = { newCDPSession: async () => session } as unknown as BrowserContext;
-  await attachChromiumPage(context, fakePage, 'page', { recorder, realms: new RealmNames() });
-  const events = Array.from({ length: BATCH }, (_, i) => consoleEvent(type, 1_767_225_600_000 + i * spacingMs, i));
+  const capture = new TestCapture(recorder);
+  const target = fakeTarget(capture);
+  const messages = Array.from({ length: BATCH }, (_, i) => JSON.stringify({ method: 'Runtime.consoleAPICalled', params: consoleEvent(type, 1_767_225_600_000 + i * spacingMs, i) }));
   const started = cpuMicros();
-  for (const params of events) session.emit('Runtime.consoleAPICalled', params);
-  await recorder.settle(1000);
+  for (const message of messages) target.receive(message);
+  await capture.flushReads();
   const captured = cpuMicros();
   const record = recorder.record();
   const ended = cpuMicros();

@@ -4,9 +4,9 @@ import { makeRedactor, redactSchema, type RedactOption, type Redactor } from './
 
 /** Bounds on what daebug keeps for one test. Every field is optional in `daebugLimits`. */
 export interface DaebugLimits {
-  /** Events accepted per realm per second, counted apart for errors and for other console output; the rest are counted as dropped. @default 100 */
+  /** Events kept per realm per second, counted apart for uncaught errors, console.error, other output and expected events; over it the oldest of the second is dropped, so a burst keeps its newest. @default 100 */
   eventsPerSecond: number;
-  /** Events kept per test: the first quarter and the most recent rest. Uncaught errors and console.error have their own equal budget, so console noise never pushes them out. @default 1000 */
+  /** Events kept per test and kind (uncaught errors, console.error, other output, expected): the first quarter and the most recent rest, dropping from the middle. @default 1000 */
   maxEvents: number;
   /** Characters kept of one message. @default 1000 */
   maxMessageLength: number;

@@ -39,14 +39,13 @@ export class RateWindow<T extends Droppable> {
 
 /**
  * Keeps the first `headSize` items and the most recent `tailSize`, dropping from the middle; memory stays
- * O(headSize + tailSize) however many items are pushed. Items another budget dropped do not count against it.
+ * O(headSize + tailSize) however many items are pushed, and a push is O(1).
  */
 export class KeepNewestLog<T extends Droppable> {
   private readonly head: T[] = [];
   private readonly tail: (T | undefined)[];
   private tailStart = 0;
   private tailCount = 0;
-  private droppedSinceCompact = 0;
 
   constructor(
     private readonly headSize: number,
@@ -55,18 +54,13 @@ export class KeepNewestLog<T extends Droppable> {
     this.tail = new Array<T | undefined>(tailSize);
   }
 
-  /** Adds `item`; returns the live item it pushed out, if any. */
+  /** Adds `item`; returns the item it pushed out when that one was still live (not dropped by another budget). */
   push(item: T): T | undefined {
     if (this.head.length < this.headSize) {
       this.head.push(item);
       return undefined;
     }
-    if (this.tailCount < this.tailSize) {
-      this.tail[(this.tailStart + this.tailCount++) % this.tailSize] = item;
-      return undefined;
-    }
-    // Items a rate window already dropped leave first, so they never cost a live item its place.
-    if (this.droppedSinceCompact) this.compact();
+    if (this.tailSize === 0) return item;
     if (this.tailCount < this.tailSize) {
       this.tail[(this.tailStart + this.tailCount++) % this.tailSize] = item;
       return undefined;
@@ -74,26 +68,7 @@ export class KeepNewestLog<T extends Droppable> {
     const out = this.tail[this.tailStart] as T;
     this.tail[this.tailStart] = item;
     this.tailStart = (this.tailStart + 1) % this.tailSize;
-    return out;
-  }
-
-  /** Tells the log that another budget dropped one of its items. */
-  noteDropped(): void {
-    this.droppedSinceCompact++;
-  }
-
-  private compact(): void {
-    this.droppedSinceCompact = 0;
-    const live: T[] = [];
-    for (let i = 0; i < this.tailCount; i++) {
-      const item = this.tail[(this.tailStart + i) % this.tailSize] as T;
-      if (!item.dropped) live.push(item);
-    }
-    if (live.length === this.tailCount) return;
-    this.tail.fill(undefined);
-    live.forEach((item, i) => (this.tail[i] = item));
-    this.tailStart = 0;
-    this.tailCount = live.length;
+    return out.dropped ? undefined : out;
   }
 
   /** Live items, oldest first. */

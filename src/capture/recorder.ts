@@ -161,10 +161,7 @@ export class Recorder {
       this.rateWindows.set(bucket, window);
     }
     const outOfSecond = window.admit(event);
-    if (outOfSecond) {
-      this.drop(outOfSecond);
-      log.noteDropped();
-    }
+    if (outOfSecond) this.drop(outOfSecond);
     const outOfBudget = log.push(event);
     if (outOfBudget) this.drop(outOfBudget);
     return event;

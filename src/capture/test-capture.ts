@@ -148,7 +148,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
     let realm: string;
     if (this.genericPages.has(page)) realm = this.realms.name(page, { type: 'page', url: page.url() });
     else {
-      const found = page.isClosed() ? undefined : await this.targetOf(page);
+      const found = await (this.pageTargets.get(page) ?? (page.isClosed() ? undefined : this.targetOf(page)));
       realm = found ? this.realmOf(found) : this.realms.name(page, { type: 'page', url: page.url() });
     }
     return isPage(target) || target === page.mainFrame() ? realm : `${realm}:frame`;

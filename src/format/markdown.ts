@@ -108,13 +108,16 @@ function transcriptEntries(report: Attempt): Entry[] {
   for (const job of report.jobs) entries.push({ at: Date.parse(job.startedAt), order: 1, text: jobEntry(job) });
   for (const step of report.steps ?? []) entries.push({ at: Date.parse(step.startedAt), order: 1, text: stepEntry(step) });
   const background = report.events.filter((e) => e.jobId === undefined && e.stepId === undefined);
+  // A background run never spans a job or step that started in between: it is split there.
+  const starts = [...report.jobs, ...(report.steps ?? [])].map((j) => Date.parse(j.startedAt)).sort((a, b) => a - b);
+  const startedBetween = (from: number, to: number) => starts.some((s) => from < s && s <= to);
   let run: DaebugEvent[] = [];
   const flush = () => {
     if (run.length) entries.push({ at: Date.parse(run[0]!.time), order: 0, text: backgroundEntry(run) });
     run = [];
   };
   for (const event of background) {
-    if (run.length && run[0]!.realm !== event.realm) flush();
+    if (run.length && (run[0]!.realm !== event.realm || startedBetween(Date.parse(run[run.length - 1]!.time), Date.parse(event.time)))) flush();
     run.push(event);
   }
   flush();

@@ -40,6 +40,21 @@ describe('formatMarkdown', () => {
     assert.ok(md.includes(`> **page** background at ${clock(100)}\n\`\`\`Error window.onerror`));
   });
 
+  it('splits a background run where a step started in between, so later events come after the step', () => {
+    const before = event(10, { message: 'before the step' });
+    const inStep = event(60, { message: 'in the step', step: 's', stepId: 'step-s1' });
+    const after = event(200, { source: 'navigation', level: 'debug', message: 'http://x/next' });
+    const md = formatMarkdown(
+      report({
+        events: [before, inStep, after],
+        steps: [{ id: 'step-s1', kind: 'step', title: 's', realm: 'test', startedAt: iso(50), finishedAt: iso(100), durationMs: 50, ok: true, events: [inStep] }],
+      }),
+      { maxBytes: 65536 },
+    );
+    assert.ok(md.indexOf('before the step') < md.indexOf('#### Step: s'));
+    assert.ok(md.indexOf('#### Step: s') < md.indexOf('http://x/next'), md);
+  });
+
   it('renders a job as a request, a reply, its events without a blank line, then a blank line and a rule', () => {
     const jobEvent = event(50, { jobId: 'job-1', source: 'console.warn', level: 'warn', message: 'careful' });
     const md = formatMarkdown(
