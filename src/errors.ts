@@ -5,7 +5,8 @@ export type DaebugErrorCode =
   | 'DAEBUG_CAPTURE_FAILED'
   | 'DAEBUG_BROWSER_NOT_FOUND'
   | 'DAEBUG_UNEXPECTED_ERRORS'
-  | 'DAEBUG_EVAL_TARGET_CLOSED';
+  | 'DAEBUG_EVAL_TARGET_CLOSED'
+  | 'DAEBUG_RECORD_INVALID';
 
 export interface DaebugErrorOptions {
   /** Whether the run can go on after this error. */

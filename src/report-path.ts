@@ -8,7 +8,8 @@ export const OUTPUT_DIR_ENV = 'DAEBUG_OUTPUT_DIR';
 export function slugForTestInfo(testInfo: TestInfo): string {
   const file = path.relative(testInfo.config.rootDir, testInfo.file).split(path.sep).join('/');
   const several = testInfo.config.projects.length > 1;
-  return reportSlug({ file, titles: testInfo.titlePath.slice(1), project: several ? testInfo.project.name : undefined });
+  // The reporter computes the same slug from the TestCase (src/reporter/index.ts slugOf): keep both in step.
+  return reportSlug({ file, titles: testInfo.titlePath.slice(1), project: several ? testInfo.project.name : undefined, repeatEachIndex: testInfo.repeatEachIndex });
 }
 
 /** The Markdown report's path as the user would type it, relative to the working directory. */

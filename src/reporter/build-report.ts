@@ -1,6 +1,7 @@
 import { isUnexpectedKind } from '../model/classify';
 import { SCHEMA_VERSION, type Attempt, type DaebugEvent, type Job, type Summary } from '../model/schema';
-import type { CaptureRecord } from '../capture/recorder';
+import type { TestCase, TestResult } from '@playwright/test/reporter';
+import type { RecordData } from '../model/record';
 
 export interface TestMeta {
   title: string;
@@ -12,6 +13,8 @@ export interface TestMeta {
   expectedStatus: string;
   retry: number;
   duration: number;
+  /** Playwright's repeatEachIndex (`--repeat-each`), only when above 0. */
+  repeatEachIndex?: number;
 }
 
 /** A `test.step` as the reporter saw it. */
@@ -45,7 +48,7 @@ function innermostStep(steps: readonly StepSpan[], timeMs: number): StepSpan | u
 }
 
 /** Joins the fixture's capture record with what the runner knows of the test, and assigns events to steps. */
-export function buildAttempt(record: CaptureRecord | undefined, meta: TestMeta, steps: readonly StepSpan[]): Attempt {
+export function buildAttempt(record: RecordData | undefined, meta: TestMeta, steps: readonly StepSpan[]): Attempt {
   const events = (record?.events ?? []).map((event) => ({ ...event }));
   const stepEvents = new Map<string, DaebugEvent[]>();
   for (const event of events) {
@@ -83,7 +86,8 @@ export function buildAttempt(record: CaptureRecord | undefined, meta: TestMeta, 
   const attempt: Attempt = {
     schemaVersion: SCHEMA_VERSION,
     test: { ...meta, strict: record?.strict ?? false },
-    capture: record?.capture ?? false,
+    // Without a (valid) record it is unknown whether capture was on: saying "off" would mislead.
+    ...(record ? { capture: record.capture } : {}),
     realms: record?.realms ?? [],
     jobs,
     steps: stepJobs,
@@ -103,4 +107,13 @@ export function buildAttempt(record: CaptureRecord | undefined, meta: TestMeta, 
     ];
   }
   return attempt;
+}
+
+/**
+ * Whether Playwright will run this test again after this result, as its own reporters decide it: a result
+ * other than the expected one (an unexpected pass of `test.fail()` too) with retries left.
+ */
+export function playwrightWillRetry(test: Pick<TestCase, 'expectedStatus' | 'retries'>, result: Pick<TestResult, 'status' | 'retry'>): boolean {
+  if (result.status === 'skipped' || result.status === 'interrupted') return false;
+  return result.status !== test.expectedStatus && result.retry < test.retries;
 }

@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
-import type { CaptureRecord } from '../capture/recorder';
 import { DaebugError, debugLog } from '../errors';
 import { formatMarkdown } from '../format/markdown';
 import { formatIndexMarkdown, type IndexEntry, type RunIndex } from '../format/index-markdown';
 import { ATTACHMENT_NAME } from '../model/attachment';
-import type { Attempt, Report } from '../model/schema';
+import { parseRecord, type RecordData } from '../model/record';
+import type { Attempt, Diagnostic, Report } from '../model/schema';
 import { OUTPUT_DIR_ENV } from '../report-path';
 import { reportSlug } from '../slug';
-import { buildAttempt, type StepSpan, type TestMeta } from './build-report';
+import { buildAttempt, playwrightWillRetry, type StepSpan, type TestMeta } from './build-report';
 import { resolveReporterOptions, type DaebugReporterOptions, type ResolvedReporterOptions } from './options';
 import { cleanStaleTemps, writeAtomic } from './write';
 
@@ -63,7 +63,8 @@ class DaebugReporter implements Reporter {
 
   private slugOf(test: TestCase): string {
     const several = (this.config?.projects.length ?? 1) > 1;
-    return reportSlug({ file: this.relativeFile(test.location.file), titles: titlesOf(test), project: several ? projectOf(test) : undefined });
+    // The fixture names the same file in failure messages (src/report-path.ts slugForTestInfo): keep both in step.
+    return reportSlug({ file: this.relativeFile(test.location.file), titles: titlesOf(test), project: several ? projectOf(test) : undefined, repeatEachIndex: test.repeatEachIndex });
   }
 
   private relativeFile(file: string): string {
@@ -84,11 +85,19 @@ class DaebugReporter implements Reporter {
       retry: result.retry,
       duration: result.duration,
     };
-    const record = readRecord(result);
+    // Each repeat (--repeat-each) is a TestCase of its own (own id, own slug); 0 is left out so reports without repeats do not change.
+    if (test.repeatEachIndex > 0) meta.repeatEachIndex = test.repeatEachIndex;
+    const { record, invalid } = readRecord(result);
     const attempt = buildAttempt(record, meta, collectSteps(result.steps));
+    if (invalid.length) {
+      const outcome = record ? ' Another `daebug` attachment of this test is valid: the report uses that one.' : ' This report has no captured events.';
+      const notes = invalid.map((d) => ({ ...d, message: d.message + outcome }));
+      attempt.diagnostics = record ? [...(attempt.diagnostics ?? []), ...notes] : notes;
+    }
     const exit = record ? undefined : result.errors.map((e) => e.message ?? '').find((m) => /worker process exited unexpectedly/i.test(m));
     if (exit) {
       attempt.diagnostics = [
+        ...(attempt.diagnostics ?? []).filter((d) => d.code === 'DAEBUG_RECORD_INVALID'),
         {
           code: 'DAEBUG_NO_RECORD',
           message: `The Playwright worker process exited in the middle of this test (${exit.replace(/^Error: /, '')}): what daebug captured in it was lost with the process.`,
@@ -100,7 +109,7 @@ class DaebugReporter implements Reporter {
     const earlier = this.earlier.get(test.id) ?? [];
     const report: Report = { ...attempt, markdownFile: `${slug}.md` };
     if (earlier.length) report.attempts = earlier;
-    const willRetry = result.status !== 'passed' && result.status !== 'skipped' && result.retry < test.retries && result.status !== test.expectedStatus;
+    const willRetry = playwrightWillRetry(test, result);
     if (willRetry) this.earlier.set(test.id, [...earlier, attempt]);
     else this.earlier.delete(test.id);
 
@@ -109,7 +118,7 @@ class DaebugReporter implements Reporter {
     const jsonFile = path.join(this.options.outputDir, `${slug}.json`);
     writeAtomic(jsonFile, JSON.stringify(report, null, 2) + '\n');
     writeAtomic(mdFile, formatMarkdown(report, { maxBytes: record?.maxReportBytes ?? this.options.maxReportBytes, jsonFile: `${slug}.json` }));
-    this.index.set(test.id, {
+    const entry: IndexEntry & { repeatEachIndex?: number } = {
       title: test.title,
       titlePath: meta.titlePath,
       file: meta.file,
@@ -123,7 +132,9 @@ class DaebugReporter implements Reporter {
       summary: attempt.summary,
       markdown: `${slug}.md`,
       json: `${slug}.json`,
-    });
+    };
+    if (meta.repeatEachIndex !== undefined) entry.repeatEachIndex = meta.repeatEachIndex;
+    this.index.set(test.id, entry);
     if (Date.now() - this.lastIndexWrite > INDEX_EVERY_MS) this.writeIndex('running');
   }
 
@@ -190,16 +201,37 @@ function titlesOf(test: TestCase): string[] {
   return [...titles, test.title];
 }
 
-function readRecord(result: TestResult): CaptureRecord | undefined {
-  const attachment = result.attachments.find((a) => a.name === ATTACHMENT_NAME && (a.body || a.path));
-  if (!attachment) return undefined;
-  try {
-    const text = attachment.body ? attachment.body.toString('utf8') : fs.readFileSync(attachment.path!, 'utf8');
-    return JSON.parse(text) as CaptureRecord;
-  } catch (error) {
-    debugLog(error);
-    return undefined;
+/**
+ * The fixture's record, validated (src/model/record.ts). Every `daebug` attachment that is unreadable, not
+ * JSON, of another version or of the wrong shape becomes a DAEBUG_RECORD_INVALID diagnostic; the last valid
+ * one is the record (the fixture attaches at the test's end, after anything the test attached itself).
+ */
+function readRecord(result: TestResult): { record: RecordData | undefined; invalid: Diagnostic[] } {
+  let record: RecordData | undefined;
+  const invalid: Diagnostic[] = [];
+  for (const attachment of result.attachments) {
+    if (attachment.name !== ATTACHMENT_NAME || (!attachment.body && !attachment.path)) continue;
+    let text: string;
+    try {
+      text = attachment.body ? attachment.body.toString('utf8') : fs.readFileSync(attachment.path!, 'utf8');
+    } catch (error) {
+      debugLog(error);
+      invalid.push({
+        code: 'DAEBUG_RECORD_INVALID',
+        message: `daebug could not read this test's record (the \`daebug\` attachment at ${attachment.path}): ${(error as Error).message}.`,
+        hint: 'Playwright keeps attachments in the test output folder until the run ends: check that nothing removes it during the run.',
+        time: new Date().toISOString(),
+      });
+      continue;
+    }
+    const parsed = parseRecord(text);
+    if (parsed.ok) record = parsed.record;
+    else {
+      debugLog(new DaebugError('DAEBUG_RECORD_INVALID', parsed.diagnostic.message));
+      invalid.push(parsed.diagnostic);
+    }
   }
+  return { record, invalid };
 }
 
 function collectSteps(steps: readonly TestStep[], out: StepSpan[] = [], prefix = 's'): StepSpan[] {
