@@ -3,8 +3,8 @@ import path from 'node:path';
 import { cpuSource, fmt, launchOptions, listDurations, loadAverage, log, median, port, quick, runPlaywright, writeProject, type Row } from './lib';
 
 const FILES = 4;
-const TESTS_PER_FILE = quick ? 5 : 25;
-const ROUNDS = quick ? 1 : 3;
+const TESTS_PER_FILE = quick ? 5 : 20;
+const ROUNDS = quick ? 1 : 5;
 
 function spec(importFrom: string): string {
   return `import { test } from '${importFrom}';

@@ -44,11 +44,15 @@ export interface StoredEvent extends EventDraft {
   seq: number;
   /** Dropped by a budget after it was admitted: skipped on read, never serialized. */
   dropped?: boolean | undefined;
+  /** Redacted and cut to the limits; false again when a value read replaced the message. */
+  clipped?: boolean | undefined;
 }
 
 /** Budgets apart: uncaught errors, console.error, other output and expected (ignored) events never push each other out. */
-type EventClass = 'uncaught' | 'console-error' | 'console' | 'expected';
-const CLASSES: readonly EventClass[] = ['uncaught', 'console-error', 'console', 'expected'];
+type EventClass = 'uncaught' | 'console-error' | 'console' | 'expected' | 'lifecycle';
+const CLASSES: readonly EventClass[] = ['uncaught', 'console-error', 'console', 'expected', 'lifecycle'];
+/** Navigations, workers starting and ending, crashes: the timeline's frame, never pushed out by what happens in it. */
+const LIFECYCLE_SOURCES: ReadonlySet<string> = new Set(['navigation', 'worker.start', 'worker.close', 'page.crash', 'browser.disconnected']);
 
 export interface Span {
   id: string;
@@ -135,6 +139,7 @@ export class Recorder {
   }
 
   private classOf(draft: EventDraft): EventClass {
+    if (LIFECYCLE_SOURCES.has(draft.source)) return 'lifecycle';
     if (matchesIgnore(draft, this.options.ignore) || (this.testIgnore.length > 0 && matchesIgnore(draft, this.testIgnore))) return 'expected';
     if (draft.type === 'error') return 'uncaught';
     return isUnexpectedKind(draft) ? 'console-error' : 'console';
@@ -151,7 +156,10 @@ export class Recorder {
   add(draft: EventDraft): StoredEvent {
     const event = draft as StoredEvent;
     event.seq = ++this.seq;
-    this.clip(event);
+    // Only a cheap cut here: a flood's events are mostly dropped, so redaction waits until an event is read out.
+    const { maxMessageLength, maxStackLength } = this.options.limits;
+    if (event.message.length > maxMessageLength + REDACT_SLACK) event.message = event.message.slice(0, maxMessageLength + REDACT_SLACK) + `${MARK}${event.message.length} chars]`;
+    if (event.stack !== undefined && event.stack.length > maxStackLength + REDACT_SLACK) event.stack = event.stack.slice(0, maxStackLength + REDACT_SLACK) + `${MARK}${event.stack.length} chars]`;
     const kind = this.classOf(draft);
     const log = this.logs.get(kind)!;
     const bucket = `${draft.realm}\u0000${kind}`;
@@ -175,6 +183,7 @@ export class Recorder {
 
   /** Re-applies the length limits after capture replaced a message with a richer one. */
   clip(event: StoredEvent): void {
+    event.clipped = true;
     const { maxMessageLength, maxStackLength } = this.options.limits;
     event.message = limitText(event.message, maxMessageLength, this.redact);
     if (event.stack !== undefined) event.stack = limitText(event.stack, maxStackLength, this.redact);
@@ -184,8 +193,8 @@ export class Recorder {
     this.dropped.total++;
     this.dropped.bySource[source] = (this.dropped.bySource[source] ?? 0) + 1;
     // A flood drops many events a millisecond: dates are made once, in record().
-    this.droppedFirstMs ??= timeMs;
-    this.droppedLastMs = timeMs;
+    this.droppedFirstMs = this.droppedFirstMs === undefined ? timeMs : Math.min(this.droppedFirstMs, timeMs);
+    this.droppedLastMs = this.droppedLastMs === undefined ? timeMs : Math.max(this.droppedLastMs, timeMs);
   }
 
   /** Keeps a capture-side promise (e.g. reading console values) so the test end can wait for it. */
@@ -212,7 +221,9 @@ export class Recorder {
   }
 
   private live(): StoredEvent[] {
-    return CLASSES.flatMap((name) => this.logs.get(name)!.toArray());
+    const events = CLASSES.flatMap((name) => this.logs.get(name)!.toArray());
+    for (const event of events) if (!event.clipped) this.clip(event);
+    return events;
   }
 
   /** The stored events and spans themselves, for enrichment that updates them in place, and the test's ignore list. */

@@ -52,11 +52,12 @@ describe('Recorder limits', () => {
     assert.equal(recorder.record().dropped.bySource['console.error'], undefined);
   });
 
-  it('says when events were dropped, as ISO times, in the record', () => {
+  it('says when the dropped events happened, as ISO times, in the record, keeping the newest', () => {
     const recorder = new Recorder(options({ eventsPerSecond: 1 }));
-    for (const t of [5000, 5001, 5400, 5999]) recorder.add({ type: 'console', source: 'console.log', realm: 'page', timeMs: t, message: 'm' });
-    const { dropped } = recorder.record();
-    assert.deepEqual(dropped, { total: 3, bySource: { 'console.log': 3 }, firstAt: new Date(5001).toISOString(), lastAt: new Date(5999).toISOString() });
+    for (const t of [5000, 5001, 5400, 5999]) recorder.add({ type: 'console', source: 'console.log', realm: 'page', timeMs: t, message: `m${t}` });
+    const { dropped, events } = recorder.record();
+    assert.deepEqual(dropped, { total: 3, bySource: { 'console.log': 3 }, firstAt: new Date(5000).toISOString(), lastAt: new Date(5400).toISOString() });
+    assert.deepEqual(events.map((e) => e.message), ['m5999']);
   });
 
   it('redacts messages, stacks, job values, code and URLs in the record, unless told not to', () => {
