@@ -26,9 +26,15 @@ function observe(name: string, value: unknown): void {
 const brief = (events: any[]) => events.map((e) => ({ realm: e.realm, type: e.type, source: e.source, message: e.message }));
 
 for (let i = 0; i < ${POPUP_RUNS}; i++) {
-  test('popup that logs and closes at once ' + i, async ({ page, daebug }) => {
+  test('popup that logs, errors and closes ' + i, async ({ page, daebug }) => {
     await page.goto('/index.html');
-    await page.evaluate(() => { (window as any).popup = window.open('/targets/popup-close.html'); });
+    await page.evaluate(() => {
+      (window as any).ready = new Promise((resolve) => window.addEventListener('message', (e) => e.data === 'popup ready' && resolve(true)));
+      (window as any).popup = window.open('/targets/popup-close.html');
+    });
+    expect(await page.evaluate(() => (window as any).ready)).toBe(true);
+    await daebug.settle();
+    await page.evaluate(() => (window as any).popup.postMessage('close', '*'));
     await expect.poll(() => page.evaluate(() => (window as any).popup.closed)).toBe(true);
     await daebug.settle();
     observe('popup-' + i, brief(daebug.events()));
@@ -147,9 +153,9 @@ test('every target scenario ran to its end', () => {
   for (const [title, r] of run.byTitle) expect.soft(r.json.test.status, `${title}\n${run.output.slice(-4000)}`).toBe('passed');
 });
 
-test(`1. a popup that logs, errors and closes at once keeps its events under page-2 (${POPUP_RUNS} runs)`, () => {
+test(`1. a popup that logs and errors in its first task, then closes, keeps its events under page-2 (${POPUP_RUNS} runs)`, () => {
   for (let i = 0; i < POPUP_RUNS; i++) {
-    const title = `popup that logs and closes at once ${i}`;
+    const title = `popup that logs, errors and closes ${i}`;
     const r = reported(run, title).json;
     expect.soft(r.realms, `run ${i}`).toEqual(expect.arrayContaining(['page', 'page-2']));
     for (const [label, events] of [[`run ${i} report`, reportEvents(title)], [`run ${i} daebug.events()`, observed(`popup-${i}`) as Brief[]]] as const) {

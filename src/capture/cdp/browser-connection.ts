@@ -5,6 +5,9 @@ import { Target, type TargetInfo, type TargetListener, type TargetType } from '.
 const TOP_TYPES: ReadonlySet<string> = new Set(['page', 'service_worker', 'shared_worker']);
 const DISCOVERY_FILTER = [{ type: 'page' }, { type: 'service_worker' }, { type: 'shared_worker' }];
 
+/** How long `sync()` waits for targets to attach. */
+const SYNC_MS = 2000;
+
 const connections = new WeakMap<Browser, Promise<BrowserConnection>>();
 
 /**
@@ -74,7 +77,11 @@ export class BrowserConnection implements TargetListener {
   async sync(): Promise<void> {
     const { targetInfos } = (await this.send('Target.getTargets', { filter: DISCOVERY_FILTER })) as { targetInfos: TargetInfo[] };
     for (const info of targetInfos) void this.attach(info);
-    await Promise.all(this.attaching.values());
+    // A target that never answers (a service worker being torn down, a frozen page) must not stall the test.
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, SYNC_MS)));
+    await Promise.race([Promise.all(this.attaching.values()), giveUp]);
+    clearTimeout(timer);
   }
 
   private attach(info: TargetInfo): Promise<void> {
