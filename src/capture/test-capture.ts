@@ -26,6 +26,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
   private readonly announced = new WeakSet<Target>();
   private readonly pageTargets = new WeakMap<Page, Promise<Target | undefined>>();
   private ended = false;
+  private primaryContextId: string | undefined;
 
   constructor(readonly recorder: Recorder) {
     this.realms = new RealmNames();
@@ -109,7 +110,10 @@ export class TestCapture implements TargetListener, RuntimeSink {
     const pages = [...this.connections].flatMap((c) => c.liveTargets()).filter((t) => t.type === 'page' && !t.parent);
     const newest = pages[pages.length - 1];
     if (!newest) return;
-    if (newest.browserContextId) this.realms.claimPrimary(newest.browserContextId);
+    if (newest.browserContextId) {
+      this.realms.claimPrimary(newest.browserContextId);
+      this.primaryContextId = newest.browserContextId;
+    }
     this.realmOf(newest);
     this.pageTargets.set(page, Promise.resolve(newest));
   }
@@ -224,10 +228,14 @@ export class TestCapture implements TargetListener, RuntimeSink {
     else this.recorder.add({ type: fatal ? 'error' : 'console', level: fatal ? 'error' : 'debug', source, realm, timeMs: Date.now(), message });
   }
 
-  /** Stops routing events to this test. Targets stay attached for the next test of the worker. */
+  /**
+   * Stops routing events to this test. Targets stay attached for the next test of the worker, except those of the
+   * test's own context, which Playwright closes next (unless it reuses contexts between tests).
+   */
   end(): void {
     if (this.ended) return;
     this.ended = true;
+    if (this.primaryContextId && !process.env['PW_TEST_REUSE_CONTEXT']) for (const connection of this.connections) connection.retire(this.primaryContextId);
     for (const cleanup of this.cleanups.splice(0)) cleanup();
   }
 }

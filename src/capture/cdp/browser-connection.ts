@@ -20,6 +20,8 @@ export class BrowserConnection implements TargetListener {
   private readonly bySession = new Map<string, Target>();
   private readonly attaching = new Map<string, Promise<void>>();
   private listener: TargetListener | undefined;
+  /** Contexts whose test ended and that Playwright closes next: what their targets still say belongs to no test. */
+  private readonly retired = new Set<string>();
 
   private constructor(private readonly session: CDPSession) {}
 
@@ -46,7 +48,8 @@ export class BrowserConnection implements TargetListener {
       const target = connection.targets.get(targetId);
       if (target) connection.onEvent(target, 'Target.targetCrashed', {});
     });
-    session.on('Target.receivedMessageFromTarget', ({ sessionId, message }) => connection.bySession.get(sessionId)?.receive(message));
+    // Messages can come before the attach's answer was handled: the target's id routes them then.
+    session.on('Target.receivedMessageFromTarget', ({ sessionId, message, targetId }) => (connection.bySession.get(sessionId) ?? (targetId ? connection.targets.get(targetId) : undefined))?.receive(message));
     session.on('Target.detachedFromTarget', ({ sessionId }) => connection.detached(sessionId));
     await connection.send('Target.setDiscoverTargets', { discover: true, filter: DISCOVERY_FILTER });
     return connection;
@@ -54,6 +57,16 @@ export class BrowserConnection implements TargetListener {
 
   private send(method: string, params?: object): Promise<any> {
     return internalCall(this.session, () => this.session.send(method as never, params as never));
+  }
+
+  /** Ignores a browser context from now on (its test ended; Playwright closes it next). */
+  retire(browserContextId: string): void {
+    this.retired.add(browserContextId);
+  }
+
+  private isRetired(target: Target): boolean {
+    const id = target.root.browserContextId;
+    return id !== undefined && this.retired.has(id);
   }
 
   /** Routes targets' events to `listener` (the running test), or nowhere. */
@@ -85,18 +98,20 @@ export class BrowserConnection implements TargetListener {
   }
 
   private attach(info: TargetInfo): Promise<void> {
-    if (!TOP_TYPES.has(info.type) || this.targets.has(info.targetId)) return this.attaching.get(info.targetId) ?? Promise.resolve();
+    if (!TOP_TYPES.has(info.type) || this.targets.has(info.targetId) || (info.browserContextId && this.retired.has(info.browserContextId))) return this.attaching.get(info.targetId) ?? Promise.resolve();
     let sessionId = '';
-    const post = (message: string) => this.send('Target.sendMessageToTarget', { sessionId, message });
+    // Until the attach answers, commands name the target: they go out right behind it, a round trip sooner, which
+    // is what lets daebug hear a popup that logs and closes in its first moments.
+    const post = (message: string) => this.send('Target.sendMessageToTarget', sessionId ? { sessionId, message } : { targetId: info.targetId, message });
     const target = new Target(info.type as TargetType, info.url, info.targetId, info.browserContextId, undefined, post, this);
     this.targets.set(info.targetId, target);
-    const attached = this.send('Target.attachToTarget', { targetId: info.targetId, flatten: false })
-      .then(async (result: { sessionId: string }) => {
-        sessionId = result.sessionId;
-        this.bySession.set(sessionId, target);
-        this.onAttached(target);
-        await target.enable(false);
-      })
+    const attachedSession = this.send('Target.attachToTarget', { targetId: info.targetId, flatten: false }).then((result: { sessionId: string }) => {
+      sessionId = result.sessionId;
+      this.bySession.set(sessionId, target);
+    });
+    this.onAttached(target);
+    const attached = Promise.all([attachedSession, target.enable(false)])
+      .then(() => undefined)
       // A target that closed before daebug could attach (or while it did) leaves nothing to listen to.
       .catch(() => target.close())
       .finally(() => this.attaching.delete(info.targetId));
@@ -113,15 +128,15 @@ export class BrowserConnection implements TargetListener {
   }
 
   onEvent(target: Target, method: string, params: any): void {
-    this.listener?.onEvent(target, method, params);
+    if (!this.isRetired(target)) this.listener?.onEvent(target, method, params);
   }
 
   onAttached(target: Target): void {
-    this.listener?.onAttached(target);
+    if (!this.isRetired(target)) this.listener?.onAttached(target);
   }
 
   onDetached(target: Target): void {
     if (!target.parent) this.targets.delete(target.targetId);
-    this.listener?.onDetached(target);
+    if (!this.isRetired(target)) this.listener?.onDetached(target);
   }
 }
