@@ -42,9 +42,9 @@ export class TestCapture implements TargetListener, RuntimeSink {
     try {
       const browser = context.browser();
       const name = browser?.browserType().name();
+      // Discovery announces the context's targets as they come: the `page` fixture and settle() wait for them.
       if (browser && name === 'chromium') {
-        const connection = await this.connect(browser);
-        await connection.sync();
+        await this.connect(browser);
         return;
       }
       if (first) this.addGenericContext(context);
@@ -107,6 +107,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
   async addFixturePage(page: Page): Promise<void> {
     await this.addContext(page.context());
     await this.ready();
+    if (this.ended) return;
     const pages = [...this.connections].flatMap((c) => c.liveTargets()).filter((t) => t.type === 'page' && !t.parent);
     const newest = pages[pages.length - 1];
     if (!newest) return;

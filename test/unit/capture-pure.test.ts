@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { KeepNewestLog, RateWindow } from '../../src/capture/budget';
 import { orderTimeline } from '../../src/capture/timeline';
+import { RealmNames } from '../../src/capture/realms';
 import { formatPrimitiveArgs, previewText } from '../../src/capture/remote-object';
 import { matchesIgnore } from '../../src/model/classify';
 import { Recorder } from '../../src/capture/recorder';
@@ -141,5 +142,29 @@ describe('Recorder', () => {
 describe('messageFromStack', () => {
   it('keeps multi-line messages and drops frames', () => {
     assert.equal(messageFromStack('Error: line one\nline two\n    at f (a.js:1:1)'), 'Error: line one\nline two');
+  });
+});
+
+describe('RealmNames', () => {
+  it('names realms readably and uniquely, with a prefix for contexts other than the test’s own', () => {
+    const realms = new RealmNames(new Set(['old']));
+    const name = (type: any, url: string, browserContextId?: string, parentRealm?: string) => realms.name({}, { type, url, browserContextId, parentRealm });
+    realms.claimPrimary('main');
+    assert.equal(name('page', 'about:blank', 'old'), 'context-2:page');
+    assert.equal(name('page', 'about:blank', 'main'), 'page');
+    assert.equal(name('page', 'http://x/popup.html', 'main'), 'page-2');
+    assert.equal(name('worker', 'http://x/js/w.js?v=1', 'main'), 'worker:w.js');
+    assert.equal(name('worker', 'http://x/js/w.js?v=1', 'main'), 'worker:w.js#2');
+    assert.equal(name('service_worker', 'http://x/sw.js', 'main'), 'service-worker:sw.js');
+    assert.equal(name('shared_worker', 'http://x/s.js', 'main'), 'shared-worker:s.js');
+    assert.equal(name('iframe', 'http://y/f.html', 'main', 'page'), 'page:frame');
+    assert.equal(name('worker', 'blob:http://x/123', 'new'), 'context-3:worker:blob');
+  });
+  it('keeps a realm’s name for the same key', () => {
+    const realms = new RealmNames();
+    const key = {};
+    assert.equal(realms.name(key, { type: 'page', url: '' }), 'page');
+    assert.equal(realms.name(key, { type: 'page', url: '' }), 'page');
+    assert.equal(realms.known(key), 'page');
   });
 });

@@ -74,11 +74,11 @@ export class BrowserConnection implements TargetListener {
     this.listener = listener;
   }
 
-  /** Every live target, children included, in the order they were attached. */
+  /** Every live target of a context still in use, children included, in the order they were attached. */
   liveTargets(): Target[] {
     const out: Target[] = [];
     const walk = (target: Target) => {
-      if (target.closed) return;
+      if (target.closed || this.isRetired(target)) return;
       out.push(target);
       for (const child of target.children.values()) walk(child);
     };
