@@ -100,8 +100,7 @@ export class Daebug {
    * @example await page.click('text=Save'); await daebug.settle(); expect(daebug.errors()).toEqual([]);
    */
   async settle(timeoutMs = 5000): Promise<void> {
-    if (this.capture) await this.capture.settle(timeoutMs);
-    else await this.recorder.settle(timeoutMs);
+    await this.capture?.settle(timeoutMs);
   }
 
   private async realmOf(target: EvalTarget): Promise<string> {

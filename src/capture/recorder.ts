@@ -122,7 +122,6 @@ export class Recorder {
   private readonly rateWindows = new Map<string, RateWindow<StoredEvent>>();
   private readonly spans: Span[] = [];
   private readonly realmNames: string[] = [];
-  private readonly pending = new Set<Promise<unknown>>();
   private readonly diagnostics: Diagnostic[] = [];
   private readonly testIgnore: IgnorePattern[] = [];
   private jobCounter = 0;
@@ -195,20 +194,6 @@ export class Recorder {
     // A flood drops many events a millisecond: dates are made once, in record().
     this.droppedFirstMs = this.droppedFirstMs === undefined ? timeMs : Math.min(this.droppedFirstMs, timeMs);
     this.droppedLastMs = this.droppedLastMs === undefined ? timeMs : Math.max(this.droppedLastMs, timeMs);
-  }
-
-  /** Keeps a capture-side promise (e.g. reading console values) so the test end can wait for it. */
-  track(promise: Promise<unknown>): void {
-    const settled = promise.catch((error: unknown) => this.diagnose(error)).finally(() => this.pending.delete(settled));
-    this.pending.add(settled);
-  }
-
-  async settle(timeoutMs: number): Promise<void> {
-    if (!this.pending.size) return;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-    await Promise.race([Promise.allSettled([...this.pending]), timeout]);
-    clearTimeout(timer);
   }
 
   diagnose(error: unknown): void {

@@ -10,13 +10,6 @@ export interface RemoteObject {
   preview?: { properties?: Array<{ name: string; type: string; value?: string; subtype?: string }>; overflow?: boolean; description?: string; subtype?: string };
 }
 
-export interface CallFrame {
-  functionName: string;
-  url: string;
-  lineNumber: number;
-  columnNumber: number;
-}
-
 export function isPrimitive(object: RemoteObject): boolean {
   return object.type !== 'object' && object.type !== 'function' ? true : object.subtype === 'null';
 }
@@ -80,11 +73,4 @@ export function formatPrimitiveArgs(args: readonly RemoteObject[]): string {
     return text;
   });
   return [head, ...texts.slice(next)].join(' ');
-}
-
-export function formatCallFrames(frames: readonly CallFrame[] | undefined): string {
-  if (!frames?.length) return '';
-  return frames
-    .map((f) => `    at ${f.functionName ? `${f.functionName} (${f.url}:${f.lineNumber + 1}:${f.columnNumber + 1})` : `${f.url}:${f.lineNumber + 1}:${f.columnNumber + 1}`}`)
-    .join('\n');
 }
