@@ -48,6 +48,12 @@ test('eval job error', async ({ page, daebug }) => {
   })).rejects.toThrow('price');
 });
 
+test('logged caught error', async ({ page, daebug }) => {
+  await page.goto('/app/app.html');
+  await page.evaluate(() => (window as any).daebugApp.saveCart());
+  await daebug.settle();
+});
+
 test('inline map', async ({ page, daebug }) => {
   await page.goto('/app/app.html?bundle=inline');
   await page.evaluate(() => (window as any).daebugInline.greetLater());
@@ -103,6 +109,21 @@ test('an uncaught error names the original .ts file, line and function, with a c
   expect(error.hint).toMatch(/^Please check:\n- The value before `\.price` is undefined in src\/pricing\.ts:/);
   expect(md).toContain("add to daebugIgnore: \"TypeError: Cannot read properties of undefined (reading 'price')\"");
   expect(md).toContain(`\`window.onerror\` in \`page\` at ${error.ts} at \`${thrown.where} in priceOf\``);
+});
+
+test('a caught Error logged with console.error is located where it was thrown, with the console call as "logged at"', () => {
+  const { json, md } = byTitle('logged caught error');
+  const logged = json.events.find((e: any) => e.source === 'console.error');
+  expect(logged.message).toMatch(/^save failed TypeError: Cannot read properties of undefined \(reading 'price'\)/);
+  expect(logged.frames[0]).toMatchObject({ userCode: true, original: { source: 'src/pricing.ts', line: thrown.line, functionName: 'priceOf' } });
+  expect(logged.frames.map((f: any) => f.original?.functionName)).toEqual(expect.arrayContaining(['priceOf', 'checkoutNow', 'saveCart']));
+  expect(logged.location.url).toContain('/app/dist/app.js');
+  expect(logged.loggedAt.url).toContain('/app/dist/app.js');
+  expect(logged.loggedAt.column).not.toBe(logged.location.column);
+  expect(logged.snippet).toContain(`> ${thrown.line} | ${thrown.text}`);
+  expect(logged.hint).toMatch(/^Please check:\n- The value before `\.price` is undefined in src\/pricing\.ts:/);
+  expect(md).toContain(`${thrown.where} in priceOf`);
+  expect(md).toMatch(/logged at http:\/\/127\.0\.0\.1:\d+\/app\/dist\/app\.js:1:\d+/);
 });
 
 test('a rejection names parseProfile in src/api.ts and suggests await or catch', () => {

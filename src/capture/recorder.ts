@@ -16,6 +16,8 @@ export interface EventDraft {
   message: string;
   stack?: string | undefined;
   location?: Location | undefined;
+  /** For a console call with an Error argument: where the console call was; `location` is where the Error was thrown. */
+  loggedAt?: Location | undefined;
   structured?: boolean | undefined;
   /** The target the event arrived on: its events keep their arrival order on the timeline. */
   stream?: string | undefined;
@@ -264,6 +266,7 @@ export class Recorder {
       if (e.level !== undefined) event.level = e.level;
       if (e.stack !== undefined) event.stack = e.stack;
       if (e.location) event.location = e.location;
+      if (e.loggedAt) event.loggedAt = e.loggedAt;
       if (e.structured) event.structured = true;
       if (e.frames) event.frames = e.frames;
       if (e.snippet !== undefined) event.snippet = e.snippet;

@@ -16,7 +16,9 @@ export function eventBody(event: DaebugEvent): string {
   if (!stack) return event.message;
   if (event.type === 'error') return stack.startsWith(event.message) ? stack : `${event.message}\n${stack}`;
   const frames = stack.split('\n').filter((line) => /^\s+at\s/.test(line));
-  return frames.length ? `${event.message}\n${frames.join('\n')}` : event.message;
+  const body = frames.length ? `${event.message}\n${frames.join('\n')}` : event.message;
+  const loggedAt = event.loggedAt;
+  return loggedAt ? `${body}\nlogged at ${loggedAt.url}:${loggedAt.line}:${loggedAt.column}` : body;
 }
 
 export function eventFence(event: DaebugEvent): string {

@@ -31,6 +31,8 @@ export const eventSchema = z.object({
   message: z.string(),
   stack: z.string().optional(),
   location: locationSchema.optional(),
+  /** For a console call that logged an Error: where the console call was (`location` is where the Error was thrown). */
+  loggedAt: locationSchema.optional(),
   jobId: z.string().optional(),
   step: z.string().optional(),
   stepId: z.string().optional(),

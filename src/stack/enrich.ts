@@ -111,7 +111,8 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
   const { events, spans, ignore } = recorder.stored();
   const targets: Target[] = [];
   for (const event of events) {
-    const hasStack = event.type === 'error' || event.source === 'console.error' || event.source === 'console.trace' || event.source === 'console.assert';
+    // Every stack is mapped: errors, console.error/warn/trace/assert and any console call that logged an Error.
+    const hasStack = event.type === 'error' || event.stack !== undefined || event.source === 'console.error';
     const explain = (isUnexpectedKind(event) || event.source === 'browser.security') && !matchesIgnore(event, ignore);
     if (!hasStack && !explain) continue;
     let frames: ParsedFrame[] = event.callFrames ? event.callFrames.slice(0, maxFrames) : event.stack ? parseStack(event.stack, event.message, maxFrames) : [];

@@ -91,13 +91,13 @@ describe('enrich', () => {
 
   it('fetches nothing when no stack points at a script', async () => {
     const rec = recorder();
-    rec.add({ type: 'console', source: 'console.log', realm: 'page', timeMs: Date.now(), message: 'hello', stack: 'hello\n    at http://app.test/a.js:1:1' });
+    rec.add({ type: 'console', source: 'console.log', realm: 'page', timeMs: Date.now(), message: 'hello', location: { url: 'http://app.test/a.js', line: 1, column: 1 } });
     rec.add({ type: 'error', source: 'window.onerror', realm: 'page', timeMs: Date.now(), message: 'Error: x', stack: 'Error: x\n    at eval (:1:15)' });
     const fetcher = server({});
     await run(rec, fetcher).done;
     assert.deepEqual(fetcher.requests, []);
     const [log, error] = rec.events();
-    assert.equal(log?.frames, undefined, 'console.log stacks are not parsed');
+    assert.equal(log?.frames, undefined, 'a console.log without a stack is not mapped');
     assert.deepEqual(error?.frames, [{ functionName: 'eval', url: '', line: 1, column: 15 }]);
   });
 

@@ -1,6 +1,7 @@
 import type { EventDraft, Recorder, StoredEvent } from '../recorder';
 import { formatPrimitiveArgs, isPrimitive, previewText, primitiveText, type RemoteObject } from '../remote-object';
 import { framesOf, stackText, type CdpStackTrace } from './call-frames';
+import { parseStack } from '../../stack/parse';
 import type { Target } from './target';
 import type { ValueRead } from './value-reads';
 
@@ -57,6 +58,12 @@ export function messageFromStack(stack: string): string {
   const lines = stack.split('\n');
   const firstFrame = lines.findIndex((line) => /^\s+at\s/.test(line));
   return (firstFrame === -1 ? lines.slice(0, 1) : lines.slice(0, firstFrame)).join('\n') || stack;
+}
+
+/** Where an Error's own stack says it was thrown: its first frame. */
+function topOfStack(stack: string): { url: string; line: number; column: number } | undefined {
+  const top = parseStack(stack, messageFromStack(stack), 1)[0];
+  return top?.url && top.line ? { url: top.url, line: top.line, column: top.column } : undefined;
 }
 
 function locationOf(frames: ReturnType<typeof framesOf>, fallback?: { url?: string | undefined; lineNumber: number; columnNumber: number }) {
@@ -134,18 +141,23 @@ function onConsole(sink: RuntimeSink, target: Target, params: any): void {
   const frames = framesOf(params.stackTrace as CdpStackTrace | undefined);
   const method = type === 'warning' ? 'warn' : type;
   const structured = args.some((a) => !isPrimitive(a));
-  let message = structured ? args.map((a) => (isPrimitive(a) ? primitiveText(a) : previewText(a))).join(' ') : formatPrimitiveArgs(args);
+  // An Error among the arguments (frameworks log the errors they catch) carries the stack of where it was thrown.
+  const logged = args.find((a) => a.subtype === 'error' && typeof a.description === 'string');
+  let message = structured ? args.map((a) => (isPrimitive(a) ? primitiveText(a) : a === logged ? messageFromStack(a.description!) : previewText(a))).join(' ') : formatPrimitiveArgs(args);
   if (type === 'assert') message = `Assertion failed${message ? `: ${message}` : ''}`;
   const withStack = WITH_STACK.has(type) && frames.length > 0;
+  const callSite = locationOf(frames);
+  const thrownAt = logged ? topOfStack(logged.description!) : undefined;
   const event = add(sink, target, {
     type: 'console',
     level: CONSOLE_LEVELS[type] ?? method,
     source: `console.${method}`,
     timeMs: params.timestamp || Date.now(),
     message,
-    stack: withStack ? stackText(message.split('\n', 1)[0]!, frames) : undefined,
-    callFrames: withStack ? frames : undefined,
-    location: locationOf(frames),
+    stack: logged && thrownAt ? logged.description : withStack ? stackText(message.split('\n', 1)[0]!, frames) : undefined,
+    callFrames: logged && thrownAt ? undefined : withStack ? frames : undefined,
+    location: thrownAt ?? callSite,
+    loggedAt: logged && thrownAt ? callSite : undefined,
     structured,
   });
   if (!structured) return;
