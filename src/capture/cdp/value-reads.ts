@@ -60,6 +60,16 @@ export class ValueReads {
     if (list.length >= FLOOD_READS) void this.flushTarget(target);
   }
 
+  /** Whether values of `target` wait to be read. */
+  hasPending(target: Target): boolean {
+    return (this.pending.get(target)?.length ?? 0) > 0;
+  }
+
+  /** Reads the values waiting in `target`: one round trip on the target's own thread. */
+  flushOne(target: Target): Promise<void> {
+    return this.flushTarget(target);
+  }
+
   /** Reads every value still waiting, in every target; resolves when all are back. */
   async flush(): Promise<void> {
     await Promise.all([...this.pending.keys()].map((target) => this.flushTarget(target)));
