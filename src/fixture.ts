@@ -120,7 +120,7 @@ const finished = new WeakSet<TestCapture>();
 async function settleAndEnrich(capture: TestCapture, recorder: Recorder, request: () => Promise<APIRequestContext>): Promise<void> {
   if (finished.has(capture)) return;
   finished.add(capture);
-  await capture.settle(SETTLE_MS, { newTargets: false });
+  await capture.settle(SETTLE_MS, { newTargets: false, contextsClosing: !process.env['PW_TEST_REUSE_CONTEXT'] });
   await enrichRecorder(recorder, request);
 }
 

@@ -123,7 +123,8 @@ export class TestCapture implements TargetListener, RuntimeSink {
    * A barrier: afterwards the recorder holds every event the test's realms emitted before the call, with its
    * values read. One round trip per live target, then the value reads.
    */
-  async settle(timeoutMs: number, options: { newTargets?: boolean } = {}): Promise<void> {
+  async settle(timeoutMs: number, options: { newTargets?: boolean; contextsClosing?: boolean } = {}): Promise<void> {
+    if (options.contextsClosing) this.reads.contextsClosing = true;
     let timer: NodeJS.Timeout | undefined;
     const barrier = (async () => {
       // At the test's end a target made in its last moment has nothing left to say that the context's close keeps.

@@ -44,6 +44,8 @@ export interface ValueRead {
 export class ValueReads {
   private readonly pending = new Map<Target, ValueRead[]>();
   private readonly inflight = new Set<Promise<void>>();
+  /** Set at the test's end when Playwright closes the contexts next. */
+  contextsClosing = false;
 
   constructor(
     private readonly limits: () => ReadLimits,
@@ -91,11 +93,11 @@ export class ValueReads {
       if (list) list.push(read);
       else byContext.set(key, [read]);
     }
-    const done = Promise.all([...byContext.values()].map((batch) => this.read(target, batch)))
-      // Console arguments stay alive in the page for daebug's session until released.
-      .then(() => (reads.length ? target.send('Runtime.releaseObjectGroup', { objectGroup: 'console' }) : undefined))
-      .catch(() => undefined)
-      .then(() => undefined);
+    const done = Promise.all([...byContext.values()].map((batch) => this.read(target, batch))).then(() => {
+      // Console arguments stay alive in the page for daebug's session until released; nothing waits for that, and
+      // at the test's end the context's close releases them anyway.
+      if (reads.length && !this.contextsClosing) void target.send('Runtime.releaseObjectGroup', { objectGroup: 'console' }).catch(() => undefined);
+    });
     this.inflight.add(done);
     void done.finally(() => this.inflight.delete(done));
     return done;
