@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { reported, sharedRun, type HostileRun } from './helpers/hostile';
+import { reported, sharedRun, type HostileRun, observedIn } from './helpers/hostile';
 
 // Capture contract (issue 8), bursts and the settle barrier: a burst keeps its newest events, ignored or console
 // noise never pushes out a real error, and after `await daebug.settle()` everything the page (or its worker) did is in
@@ -112,11 +112,7 @@ test.beforeAll(async () => {
   run = await sharedRun('capture-bursts', { 'bursts.spec.ts': spec }, { configExtra: "workers: 2, fullyParallel: true, outputDir: './test-results',", timeoutMs: 230_000 });
 });
 
-function observed(name: string): any {
-  const file = path.join(run.dir, 'observed', `${name}.json`);
-  if (!fs.existsSync(file)) throw new Error(`the inline test did not record ${name}.json (did it fail before?)\n${run.output.slice(-4000)}`);
-  return JSON.parse(fs.readFileSync(file, 'utf8'));
-}
+const observed = (name: string): any => observedIn(run, name);
 
 const range = (prefix: string, from: number, to: number) => Array.from({ length: to - from }, (_, k) => `${prefix}${from + k}`);
 const short = (messages: string[]) => (messages.length > 12 ? [...messages.slice(0, 4), `… ${messages.length - 8} more …`, ...messages.slice(-4)] : messages).join('\n');

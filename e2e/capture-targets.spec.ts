@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { reported, sharedRun, type HostileRun } from './helpers/hostile';
+import { reported, sharedRun, type HostileRun, observedIn } from './helpers/hostile';
 
 // Capture contract (issue 8), targets: every page, popup, worker (nested, shared, service), context and pool a
 // test creates is captured under a realm of its own, and causal order holds. One inline run holds every scenario
@@ -125,12 +125,7 @@ test.beforeAll(async () => {
   run = await sharedRun('capture-targets', { 'targets.spec.ts': spec }, { configExtra: "workers: 2, fullyParallel: true, outputDir: './test-results',", timeoutMs: 230_000 });
 });
 
-/** The events `daebug.events()` returned inside the inline test, after `daebug.settle()`. */
-function observed(name: string): any {
-  const file = path.join(run.dir, 'observed', `${name}.json`);
-  if (!fs.existsSync(file)) throw new Error(`the inline test did not record ${name}.json (did it fail before?)\n${run.output.slice(-4000)}`);
-  return JSON.parse(fs.readFileSync(file, 'utf8'));
-}
+const observed = (name: string): any => observedIn(run, name);
 
 function reportEvents(title: string): Brief[] {
   return (reported(run, title).json.events as any[]).map((e) => ({ realm: e.realm, type: e.type, source: e.source, message: e.message }));

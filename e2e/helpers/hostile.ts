@@ -119,3 +119,10 @@ export function eventsOf(report: Reported, source?: string): any[] {
 export function messagesOf(report: Reported, source: string): string[] {
   return eventsOf(report, source).map((e) => e.message as string);
 }
+
+/** What an inline test saw through the daebug fixture and wrote to `observed/<name>.json` in its project. */
+export function observedIn(run: HostileRun, name: string): any {
+  const file = path.join(run.dir, 'observed', `${name}.json`);
+  if (!fs.existsSync(file)) throw new Error(`the inline test did not record ${name}.json (did it fail before?)\n${run.output.slice(-4000)}`);
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}

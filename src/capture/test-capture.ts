@@ -133,7 +133,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
       // Reading a target's values runs on its own thread after what it emitted before: that is its round trip.
       await Promise.all(
         targets.map((target) =>
-          this.reads.hasPending(target) ? this.reads.flushOne(target) : target.send('Runtime.evaluate', { expression: '0', silent: true, returnByValue: true }).catch(() => undefined),
+          this.reads.hasPending(target) ? this.reads.flushTarget(target) : target.send('Runtime.evaluate', { expression: '0', silent: true, returnByValue: true }).catch(() => undefined),
         ),
       );
       await this.reads.flush();
@@ -151,9 +151,8 @@ export class TestCapture implements TargetListener, RuntimeSink {
   /** The realm name of a page, frame or worker, as its events carry it. */
   async realmFor(target: Page | Frame | Worker): Promise<string> {
     if (isWorker(target)) {
-      const live = [...this.connections].flatMap((c) => c.liveTargets()).filter((t) => t.isWorker && t.url === target.url());
-      const named = live.map((t) => this.realms.known(t)).filter((n): n is string => !!n);
-      return named[0] ?? (live[0] ? this.realmOf(live[0]) : this.realms.name(target, { type: 'worker', url: target.url() }));
+      const live = [...this.connections].flatMap((c) => c.liveTargets()).find((t) => t.isWorker && t.url === target.url());
+      return live ? this.realmOf(live) : this.realms.name(target, { type: 'worker', url: target.url() });
     }
     const page = isPage(target) ? target : (target as Frame).page();
     let realm: string;

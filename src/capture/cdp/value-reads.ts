@@ -67,18 +67,14 @@ export class ValueReads {
     return (this.pending.get(target)?.length ?? 0) > 0;
   }
 
-  /** Reads the values waiting in `target`: one round trip on the target's own thread. */
-  flushOne(target: Target): Promise<void> {
-    return this.flushTarget(target);
-  }
-
   /** Reads every value still waiting, in every target; resolves when all are back. */
   async flush(): Promise<void> {
     await Promise.all([...this.pending.keys()].map((target) => this.flushTarget(target)));
     await Promise.all([...this.inflight]);
   }
 
-  private flushTarget(target: Target): Promise<void> {
+  /** Reads the values waiting in `target`: one round trip on the target's own thread. */
+  flushTarget(target: Target): Promise<void> {
     const reads = this.pending.get(target) ?? [];
     this.pending.delete(target);
     const live = reads.filter((read) => !read.event.dropped);
