@@ -240,9 +240,9 @@ test('seed 000: the buffer is per job', () => {
   expect(r.jobs[1].value).toBe('clean second job');
 });
 
-test('seed 002: console output gets fences named by level and shape', () => {
+test('seed 002: console output gets fences named by source alone', () => {
   const md = markdown('console fences');
-  for (const fence of ['```Text console.log\nplain text', '```JSON console.log\nstructured {"answer":42,"list":[1,2]}', '```Text console.info\nan info', '```Text console.warn\na warning', '```Error console.error\nan error from a library', '```Text console.debug\na debug line']) {
+  for (const fence of ['```JSON console.log\nplain text', '```JSON console.log\nstructured {"answer":42,"list":[1,2]}', '```Text console.info\nan info', '```Text console.warn\na warning', '```Error console.error\nan error from a library', '```Text console.debug\na debug line']) {
     expect(md).toContain(fence);
   }
   const r = report('console fences');

@@ -1,30 +1,56 @@
-import type { DaebugEvent } from '../model/schema';
+import { eventKind } from '../model/event-kind';
+import type { DaebugEvent, Frame, Location } from '../model/schema';
 import { fence } from './fence';
-import { mappedFrames } from './frames';
+import { stackLines } from './frames';
+
+/** Frame lines of a console event's stack (a warning's, a trace's): its place, not a full story. */
+const CONSOLE_FRAMES = 4;
 
 /** The fence info string that names an event: `Error window.onerror`, `JSON console.log`, `Text console.warn`. */
-export function eventInfo(event: DaebugEvent): string {
-  if (event.type === 'error') return `Error ${event.source}`;
-  if (event.level === 'error') return `Error ${event.source}`;
-  if (event.structured && event.source.startsWith('console.')) return `JSON ${event.source}`;
-  return `Text ${event.source}`;
+export function eventInfo(event: Pick<DaebugEvent, 'type' | 'source'>): string {
+  return `${eventKind(event)} ${event.source}`;
 }
 
-/** An event's fence content: the stack for errors, the message (and call site, if any) for console output. */
+const FRAME_LINE = /^\s+at\s|^\s*\S*@\S+:\d+/;
+
+/** A stack split into its own headline (`TypeError: x is undefined`, over several lines if the message has them) and the rest. */
+function splitStack(stack: string): { headline: string; rest: string[] } {
+  const lines = stack.split('\n');
+  const at = lines.findIndex((line) => FRAME_LINE.test(line));
+  return at === -1 ? { headline: stack, rest: [] } : { headline: lines.slice(0, at).join('\n'), rest: lines.slice(at) };
+}
+
+/**
+ * What went wrong, then one stack: the mapped frames when there are frames (library runs folded), else the
+ * raw stack lines. The raw frames stay in the JSON report.
+ */
+export function errorBody(message: string, stack: string | undefined, frames: readonly Frame[] | undefined, shown?: number): string {
+  if (!stack) return frames?.length ? [message, ...stackLines(frames, shown)].join('\n') : message;
+  const { headline, rest } = splitStack(stack);
+  return [headline || message, ...(frames?.length ? stackLines(frames, shown) : rest)].join('\n');
+}
+
+function where(location: Location & { original?: { source: string; line: number; column: number } | undefined }): string {
+  const at = location.original ?? { source: location.url, line: location.line, column: location.column };
+  return `${at.source}:${at.line}:${at.column}`;
+}
+
+/** An event's fence content: the message and one stack, and where a console call logged a thrown Error. */
 export function eventBody(event: DaebugEvent): string {
-  const stack = event.stack;
-  if (!stack) return event.message;
-  if (event.type === 'error') return stack.startsWith(event.message) ? stack : `${event.message}\n${stack}`;
-  const frames = stack.split('\n').filter((line) => /^\s+at\s/.test(line));
-  const body = frames.length ? `${event.message}\n${frames.join('\n')}` : event.message;
-  const loggedAt = event.loggedAt;
-  return loggedAt ? `${body}\nlogged at ${loggedAt.url}:${loggedAt.line}:${loggedAt.column}` : body;
+  const isError = eventKind(event) === 'Error';
+  let body: string;
+  if (event.type === 'error') body = errorBody(event.message, event.stack, event.frames);
+  else if (event.stack === undefined && !event.frames?.length) body = event.message;
+  else {
+    // A console call's message is its arguments; a logged Error adds its own stack below them.
+    const frames = event.frames?.length ? stackLines(event.frames, isError || event.loggedAt ? undefined : CONSOLE_FRAMES) : errorBody('', event.stack, undefined).split('\n').slice(1);
+    body = [event.message, ...frames].join('\n');
+  }
+  return event.loggedAt ? `${body}\nlogged at ${where(event.loggedAt)}` : body;
 }
 
 export function eventFence(event: DaebugEvent): string {
   let body = eventBody(event);
-  const mapped = mappedFrames(event.frames);
-  if (mapped) body += `\n\n${mapped}`;
   if (event.snippet) body += `\n\n${event.snippet}`;
   if (event.hint) body += `\n\n${event.hint}`;
   return fence(eventInfo(event), body);

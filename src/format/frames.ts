@@ -1,39 +1,59 @@
 import type { Frame } from '../model/schema';
 
-const SHOWN = 10;
+/** Frame lines shown per stack; the JSON report keeps them all. */
+const SHOWN = 12;
 
 /** `src/cart.ts:12:5 in checkout`: the original position when the frame was mapped, else the generated one. */
 export function frameWhere(frame: Frame): string {
-  const at = frame.original ? `${frame.original.source}:${frame.original.line}:${frame.original.column}` : `${frame.url}:${frame.line}:${frame.column}`;
+  const at = frame.original ? `${frame.original.source}:${frame.original.line}:${frame.original.column}` : `${frame.url || '<anonymous>'}:${frame.line}:${frame.column}`;
   const name = frame.original?.functionName ?? frame.functionName;
   return name ? `${at} in ${name}` : at;
 }
 
-/** The frame Playwright's `location` would name: the first in user code, else the top one. */
+/** The first frame in the user's own code: never a library frame, never line 1 of an HTML document. */
 export function firstUserFrame(frames: readonly Frame[] | undefined): Frame | undefined {
-  return frames?.find((f) => f.userCode) ?? frames?.[0];
+  return frames?.find((f) => f.userCode);
 }
 
 /**
- * The frames a reader can act on, listed under the raw stack: original file, line, column and function, the
- * first user frame marked `>`, and why a frame stayed unmapped. Undefined when nothing was mapped and nothing
- * failed to map: then the raw stack already is the source.
+ * One stack, user code first: each frame at its original position when it was mapped (the raw frames stay in
+ * the JSON), the first user frame marked `>`, runs of library frames folded into `… 14 frames in react-dom`, and
+ * why a frame stayed unmapped, said once per reason. User frames are always listed; other lines stop at `shown`.
  */
-export function mappedFrames(frames: readonly Frame[] | undefined): string | undefined {
-  if (!frames?.some((f) => f.original || f.unmappedReason)) return undefined;
-  const first = frames.find((f) => f.userCode);
-  const shown = frames.filter((f) => f.original || f.unmappedReason || f.userCode);
-  const lines = ['Original source (> first user frame):'];
+export function stackLines(frames: readonly Frame[], shown = SHOWN): string[] {
+  const first = firstUserFrame(frames);
+  const lines: string[] = [];
   const explained = new Set<string>();
-  for (const frame of shown.slice(0, SHOWN)) {
+  let skipped = 0;
+  const flushSkipped = () => {
+    if (skipped) lines.push(`    … ${skipped} more ${skipped === 1 ? 'frame' : 'frames'} in the JSON report`);
+    skipped = 0;
+  };
+  for (let i = 0; i < frames.length; ) {
+    const frame = frames[i]!;
+    if (frame.library !== undefined && !frame.userCode) {
+      const libraries: string[] = [];
+      let count = 0;
+      for (; i < frames.length && frames[i]!.library !== undefined && !frames[i]!.userCode; i++, count++) {
+        if (!libraries.includes(frames[i]!.library!)) libraries.push(frames[i]!.library!);
+      }
+      if (lines.length >= shown) skipped += count;
+      else lines.push(`    … ${count} ${count === 1 ? 'frame' : 'frames'} in ${libraries.slice(0, 3).join(', ')}${libraries.length > 3 ? ', …' : ''}`);
+      continue;
+    }
+    i++;
+    if (!frame.userCode && lines.length >= shown) {
+      skipped++;
+      continue;
+    }
+    flushSkipped();
     let reason = '';
     if (!frame.original && frame.unmappedReason) {
-      // Frames of one script fail for one reason: say it once.
       reason = explained.has(frame.unmappedReason) ? ' (not mapped)' : ` (not mapped: ${frame.unmappedReason})`;
       explained.add(frame.unmappedReason);
     }
     lines.push(`${frame === first ? '  > ' : '    '}${frameWhere(frame)}${reason}`);
   }
-  if (shown.length > SHOWN) lines.push(`    … ${shown.length - SHOWN} more frames in the JSON report`);
-  return lines.join('\n');
+  flushSkipped();
+  return lines;
 }

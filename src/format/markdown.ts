@@ -1,7 +1,7 @@
 import type { Attempt, DaebugEvent, Job, Report } from '../model/schema';
-import { eventFence } from './event-block';
+import { errorBody, eventFence } from './event-block';
 import { code, fence, inline } from './fence';
-import { firstUserFrame, frameWhere, mappedFrames } from './frames';
+import { firstUserFrame, frameWhere } from './frames';
 import { truncateGroup } from './truncate';
 
 export const RULE = '-'.repeat(70);
@@ -57,9 +57,7 @@ function jobEntry(job: Job): string {
     lines.push(`> **${inline(replier)}** to agent at ${clock(job.finishedAt)} (${formatDuration(job.durationMs ?? 0)})`);
     if (job.ok) lines.push(fence('JSON', jsonText(job.value)));
     else {
-      let body = job.error?.stack ?? job.error?.message ?? 'Error';
-      const mapped = mappedFrames(job.error?.frames);
-      if (mapped) body += `\n\n${mapped}`;
+      let body = errorBody(job.error?.message ?? 'Error', job.error?.stack, job.error?.frames);
       if (job.error?.snippet) body += `\n\n${job.error.snippet}`;
       if (job.error?.hint) body += `\n\n${job.error.hint}`;
       lines.push(fence('Error', body));

@@ -18,6 +18,8 @@ export const frameSchema = z.object({
     .object({ source: z.string(), line: z.number().int(), column: z.number().int(), functionName: z.string().optional() })
     .optional(),
   userCode: z.boolean().optional(),
+  /** The library the frame runs in (a `node_modules` package, a source on the map's ignoreList, a framework runtime); the Markdown folds such frames. */
+  library: z.string().optional(),
   unmappedReason: z.string().optional(),
 });
 

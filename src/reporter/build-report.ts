@@ -1,4 +1,5 @@
 import { isUnexpectedKind } from '../model/classify';
+import { eventKind } from '../model/event-kind';
 import { SCHEMA_VERSION, type Attempt, type DaebugEvent, type Job, type Summary } from '../model/schema';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import type { RecordData } from '../model/record';
@@ -31,7 +32,8 @@ export function summarize(events: readonly DaebugEvent[], droppedTotal: number):
   let console = 0;
   let expected = 0;
   for (const e of events) {
-    if (e.type === 'error' || (e.source.startsWith('console.') && e.level === 'error')) errors++;
+    // Counted by the rule that labels the fences, so the header agrees with the blocks below it.
+    if (eventKind(e) === 'Error') errors++;
     if (e.unexpected) unexpected++;
     if (e.type === 'console' && e.source.startsWith('console.')) console++;
     if (e.expected && isUnexpectedKind(e)) expected++;

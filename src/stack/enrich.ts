@@ -9,6 +9,7 @@ import { locateEvaluated } from './eval-position';
 import { contextFetcher } from './fetch';
 import { originalFunctionName } from './function-name';
 import { hintFor } from './hints';
+import { libraryOf } from './library';
 import { parseStack, type ParsedFrame } from './parse';
 import { displaySource, originalPosition, sourceUrl } from './source-map';
 import { SourceMaps, type ScriptInfo } from './source-maps';
@@ -175,6 +176,7 @@ function locate(frame: ParsedFrame, inNode: boolean, run: Run): Located {
     out.original = { source: relativePath(file, run.cwd), line: frame.line, column: frame.column, ...(frame.functionName ? { functionName: frame.functionName } : {}) };
     return { ...here, text: () => run.maps.source(pathToFileURL(file).href) };
   }
+  if (isDocumentStart(frame)) return here;
   if (frame.url.startsWith('blob:')) {
     out.userCode = true;
     out.unmappedReason = 'blob: scripts cannot be fetched from outside the page';
@@ -182,7 +184,9 @@ function locate(frame: ParsedFrame, inNode: boolean, run: Run): Located {
   }
   if (!/^(https?|file):/i.test(frame.url)) return here;
   const key = scriptKey(frame.url);
-  out.userCode = isUserSource(key);
+  const library = libraryOf(key);
+  if (library) out.library = library;
+  else out.userCode = isUserSource(key);
   const script = run.scripts.get(key);
   if (!script) {
     out.unmappedReason = run.scripts.has(key) ? 'the source map lookup did not finish in time' : "too many scripts in this test's stacks";
@@ -208,7 +212,10 @@ function locate(frame: ParsedFrame, inNode: boolean, run: Run): Located {
   if (url?.startsWith('file:')) shown = relativePath(shown, run.cwd);
   // Sources and names come from the page's map: keep them to a readable length.
   out.original = { source: clip(shown, 300), line: position.line, column: position.column, ...(name ? { functionName: clip(name, 200) } : {}) };
-  out.userCode = isUserSource(position.source) && isUserSource(shown);
+  const originalLibrary = libraryOf(shown, map.ignored.has(position.source)) ?? libraryOf(position.source);
+  if (originalLibrary) out.library = originalLibrary;
+  else delete out.library;
+  out.userCode = !originalLibrary && isUserSource(position.source) && isUserSource(shown);
   const content = map.contents.get(position.source);
   const text = content ? async () => content : url && /^(https?|file):/i.test(url) ? () => run.maps.source(url) : undefined;
   return { frame: out, text, line: position.line, column: position.column };
@@ -232,6 +239,16 @@ async function mapEvaluated(target: Target, located: Located[], code: string, ru
     entry.frame.original = { source: relativePath(file, run.cwd), line: position.line, column: position.column };
     located[i] = { frame: entry.frame, text: async () => spec, line: position.line, column: position.column };
   }
+}
+
+/**
+ * Line 1 of an HTML document: where V8 places errors that have no script frame of their own (a rejected
+ * `response.json()`). Its code frame would be `<!doctype html>`, so it is never taken for the user's code.
+ */
+function isDocumentStart(frame: ParsedFrame): boolean {
+  if (frame.line > 1) return false;
+  const path = scriptKey(frame.url).split('?', 1)[0]!;
+  return /\.html?$/i.test(path) || /^https?:\/\/[^/]+(\/[^.]*)?$/i.test(path);
 }
 
 function plainFrame(frame: ParsedFrame): Frame {

@@ -10,6 +10,8 @@ export interface LoadedSourceMap {
   contents: Map<string, TextLines>;
   /** The map's `sourceRoot`, applied when a source is shown or fetched. */
   sourceRoot: string;
+  /** Sources the map marks as library code (ECMA-426 `ignoreList`, or the older `x_google_ignoreList`). */
+  ignored: ReadonlySet<string>;
 }
 
 export interface OriginalPosition {
@@ -42,12 +44,17 @@ export function parseSourceMap(text: string, url: string): LoadedSourceMap {
   if (!payload || typeof payload !== 'object') throw new SourceMapParseError('not a JSON object');
   const parts = Array.isArray(payload.sections) ? payload.sections.map((s) => s.map) : [payload];
   const contents = new Map<string, TextLines>();
+  const ignored = new Set<string>();
   for (const part of parts) {
     if (!part || !Array.isArray(part.sources) || typeof part.mappings !== 'string') throw new SourceMapParseError('no "sources" array or "mappings" string');
     part.sources.forEach((source, i) => {
       const content = part.sourcesContent?.[i];
       if (typeof source === 'string' && typeof content === 'string') contents.set(source, new TextLines(content));
     });
+    for (const index of ignoreListOf(part)) {
+      const source = part.sources[index];
+      if (typeof source === 'string') ignored.add(source);
+    }
   }
   let map: SourceMap;
   try {
@@ -55,7 +62,14 @@ export function parseSourceMap(text: string, url: string): LoadedSourceMap {
   } catch (error) {
     throw new SourceMapParseError(`could not be decoded (${(error as Error).message})`);
   }
-  return { url, map, contents, sourceRoot: typeof payload.sourceRoot === 'string' ? payload.sourceRoot : '' };
+  return { url, map, contents, sourceRoot: typeof payload.sourceRoot === 'string' ? payload.sourceRoot : '', ignored };
+}
+
+/** The indices a map part lists as library code; a map with both lists is read by the standard one. */
+function ignoreListOf(part: object): number[] {
+  const record = part as { ignoreList?: unknown; x_google_ignoreList?: unknown };
+  const list = Array.isArray(record.ignoreList) ? record.ignoreList : Array.isArray(record.x_google_ignoreList) ? record.x_google_ignoreList : [];
+  return list.filter((index): index is number => Number.isInteger(index) && index >= 0);
 }
 
 /** Maps a 1-based generated position; undefined when the map has nothing on that line. */

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventFence } from '../../src/format/event-block';
-import { frameWhere, mappedFrames } from '../../src/format/frames';
+import { firstUserFrame, frameWhere, stackLines } from '../../src/format/frames';
 import { strictFailure } from '../../src/format/strict-message';
 import type { DaebugEvent, Frame } from '../../src/model/schema';
 
@@ -11,23 +11,42 @@ const mapped: Frame[] = [
   { url: '<anonymous>', line: 372, column: 16, functionName: 'UtilityScript.evaluate' },
 ];
 
-describe('mappedFrames', () => {
+const lib = (n: number, library: string): Frame[] =>
+  Array.from({ length: n }, (_, i) => ({ functionName: `f${i}`, url: 'http://h/app.js', line: 1, column: 1000 + i, original: { source: `node_modules/${library}/cjs/x.js`, line: i + 1, column: 1 }, library }));
+
+describe('stackLines', () => {
   it('lists original positions with the first user frame marked', () => {
-    assert.equal(mappedFrames(mapped), ['Original source (> first user frame):', '  > src/pricing.ts:13:30 in priceOf', '    src/cart.ts:11:14 in cartTotal'].join('\n'));
+    assert.deepEqual(stackLines(mapped), ['  > src/pricing.ts:13:30 in priceOf', '    src/cart.ts:11:14 in cartTotal', '    <anonymous>:372:16 in UtilityScript.evaluate']);
+  });
+
+  it('folds each run of library frames into one line naming the libraries', () => {
+    const frames = [...lib(14, 'react-dom'), mapped[0]!, ...lib(2, 'react-dom'), ...lib(1, 'scheduler'), mapped[1]!];
+    assert.deepEqual(stackLines(frames), [
+      '    … 14 frames in react-dom',
+      '  > src/pricing.ts:13:30 in priceOf',
+      '    … 3 frames in react-dom, scheduler',
+      '    src/cart.ts:11:14 in cartTotal',
+    ]);
+  });
+
+  it('never marks a library frame as the first user frame, and says nothing is marked when no user frame exists', () => {
+    assert.ok(!stackLines(lib(3, 'vue')).some((line) => line.startsWith('  >')));
+    assert.equal(firstUserFrame(lib(3, 'vue')), undefined);
+  });
+
+  it('always lists user frames, and cuts other lines at the limit with a count', () => {
+    const other: Frame[] = Array.from({ length: 6 }, (_, i) => ({ url: 'http://h/vendor.js', line: 1, column: i + 1 }));
+    const lines = stackLines([...other, mapped[1]!], 3);
+    assert.deepEqual(lines, ['    http://h/vendor.js:1:1', '    http://h/vendor.js:1:2', '    http://h/vendor.js:1:3', '    … 3 more frames in the JSON report', '  > src/cart.ts:11:14 in cartTotal']);
   });
 
   it('names why a frame is unmapped, once per reason', () => {
     const reason = 'source map http://h/app.js.map: HTTP 404';
-    const text = mappedFrames([
+    const text = stackLines([
       { functionName: 'n', url: 'http://h/app.js', line: 1, column: 38, userCode: true, unmappedReason: reason },
       { functionName: 's', url: 'http://h/app.js', line: 1, column: 180, userCode: true, unmappedReason: reason },
     ]);
-    assert.equal(text, ['Original source (> first user frame):', `  > http://h/app.js:1:38 in n (not mapped: ${reason})`, '    http://h/app.js:1:180 in s (not mapped)'].join('\n'));
-  });
-
-  it('says nothing when no frame was mapped or failed to map', () => {
-    assert.equal(mappedFrames([{ url: 'http://h/app.js', line: 1, column: 1, userCode: true }]), undefined);
-    assert.equal(mappedFrames(undefined), undefined);
+    assert.deepEqual(text, [`  > http://h/app.js:1:38 in n (not mapped: ${reason})`, '    http://h/app.js:1:180 in s (not mapped)']);
   });
 
   it('writes a frame as file:line:col in function', () => {
@@ -52,12 +71,13 @@ describe('events with frames, code frames and hints', () => {
     hint: 'Please check:\n- something',
   };
 
-  it('keeps the stack, mapped frames, code frame and hint inside one fence', () => {
+  it('shows one stack (the mapped one; raw frames stay in the JSON), then the code frame and hint, inside one fence', () => {
     const text = eventFence(event);
     const lines = text.split('\n');
     assert.equal(lines[0], '````Error window.onerror');
+    assert.equal(lines[1], 'TypeError: boom ```');
     assert.equal(lines.at(-1), '````');
-    assert.ok(text.indexOf('at n (http://h/app.js:1:38)') < text.indexOf('  > src/pricing.ts:13:30 in priceOf'));
+    assert.ok(!text.includes('at n (http://h/app.js:1:38)'));
     assert.ok(text.indexOf('  > src/pricing.ts:13:30 in priceOf') < text.indexOf('> 13 |'));
     assert.ok(text.indexOf('> 13 |') < text.indexOf('Please check:'));
   });
