@@ -76,6 +76,30 @@ describe('enrich', () => {
     assert.deepEqual(fetcher.requests, [`${ORIGIN}/dist/app.js`, `${ORIGIN}/dist/app.js.map`]);
   });
 
+  it('marks frames of sources on the map ignoreList (or x_google_ignoreList) as library frames, never user code', async () => {
+    for (const field of ['ignoreList', 'x_google_ignoreList']) {
+      const rec = recorder();
+      rec.add(bundleError(`${ORIGIN}/dist/app.js`));
+      const parsed = JSON.parse(app.map) as { sources: string[] };
+      const map = JSON.stringify({ ...parsed, [field]: [parsed.sources.indexOf('../src/cart.ts')] });
+      await run(rec, server({ [`${ORIGIN}/dist/app.js`]: js(app.js), [`${ORIGIN}/dist/app.js.map`]: js(map) }), new LruCache<Promise<ScriptInfo>>(50, 1 << 24)).done;
+      const [event] = rec.events();
+      assert.equal(event?.frames?.[0]?.library, 'cart', field);
+      assert.notEqual(event?.frames?.[0]?.userCode, true, field);
+      assert.equal(event?.frames?.[1]?.userCode, true, field);
+      assert.match(event?.hint ?? event?.snippet ?? '', /src\/main\.ts/, field);
+    }
+  });
+
+  it('never takes line 1 of an HTML document for the user frame', async () => {
+    const rec = recorder();
+    rec.add({ type: 'error', source: 'unhandledrejection', realm: 'page', timeMs: Date.now(), message: 'SyntaxError: Unexpected token', location: { url: `${ORIGIN}/index.html`, line: 1, column: 2 } });
+    await run(rec, server({})).done;
+    const [event] = rec.events();
+    assert.equal(event?.frames?.some((f) => f.userCode), false);
+    assert.equal(event?.snippet, undefined);
+  });
+
   it('fetches each script and map once per process, however many tests use them', async () => {
     const cache = new LruCache<Promise<ScriptInfo>>(50, 20 * 1024 * 1024);
     const fetcher = server({ [`${ORIGIN}/dist/app.js`]: js(app.js), [`${ORIGIN}/dist/app.js.map`]: js(app.map) });

@@ -1,0 +1,25 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { libraryOf } from '../../src/stack/library';
+
+describe('libraryOf', () => {
+  it('names the node_modules package (scoped, pnpm, vite pre-bundled)', () => {
+    assert.equal(libraryOf('../node_modules/react-dom/cjs/react-dom-client.development.js'), 'react-dom');
+    assert.equal(libraryOf('node_modules/@vue/runtime-core/dist/runtime-core.esm-bundler.js'), '@vue/runtime-core');
+    assert.equal(libraryOf('/repo/node_modules/.pnpm/react@19.0.0/node_modules/react/index.js'), 'react');
+    assert.equal(libraryOf('http://127.0.0.1:5173/node_modules/.vite/deps/react-dom_client.js?v=1'), 'react-dom');
+    assert.equal(libraryOf('C:\\app\\node_modules\\zone.js\\fesm2015\\zone.js'), 'zone.js');
+  });
+
+  it('knows framework runtimes served as files of their own and bundler runtimes', () => {
+    assert.equal(libraryOf('https://unpkg.com/react-dom@18/umd/react-dom.development.js'), 'react-dom');
+    assert.equal(libraryOf('http://h/js/vue.global.prod.js'), 'vue');
+    assert.equal(libraryOf('webpack/runtime/jsonp chunk loading'), 'webpack');
+  });
+
+  it('leaves the app alone, unless its map lists the source as ignored', () => {
+    assert.equal(libraryOf('src/cart.ts'), undefined);
+    assert.equal(libraryOf('http://h/app/dist/app.js'), undefined);
+    assert.equal(libraryOf('lib/framework.js', true), 'framework');
+  });
+});
