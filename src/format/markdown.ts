@@ -2,6 +2,7 @@ import type { Attempt, DaebugEvent, Job, Report } from '../model/schema';
 import { errorBody, eventFence } from './event-block';
 import { code, fence, inline } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
+import { collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
 import { truncateGroup } from './truncate';
 
 export const RULE = '-'.repeat(70);
@@ -27,12 +28,31 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(ms / 60_000)}m ${Math.round((ms % 60_000) / 1000)}s`;
 }
 
-function eventFences(events: readonly DaebugEvent[]): string[] {
-  const { head, omitted, tail } = truncateGroup(events);
-  const lines = head.map(eventFence);
+/** What the transcript needs to know of the sections above it. */
+interface Written {
+  /** Unexpected errors written in full in their own section, by event identity: their number there. */
+  unexpected: Map<string, number>;
+}
+
+function eventFences(events: readonly DaebugEvent[], written: Written): string[] {
+  const { head, omitted, tail } = truncateGroup(collapseRepeats(events));
+  const lines = head.flatMap((run) => runEntry(run, written));
   if (omitted) lines.push(`… ${omitted} more events …`);
-  lines.push(...tail.map(eventFence));
+  lines.push(...tail.flatMap((run) => runEntry(run, written)));
   return lines;
+}
+
+/** An event (or a run of identical ones) in the transcript; an unexpected error written above is only referred to. */
+function runEntry(run: Repeated, written: Written): string[] {
+  const note = repeatNote(run);
+  const number = written.unexpected.get(eventIdentity(run.event));
+  if (number !== undefined) return [`↑ unexpected error ${number}${note ? ` ${note}` : ''}, written in full above: ${code(firstLine(run.event.message, 160))}`];
+  return note ? [note, eventFence(run.event)] : [eventFence(run.event)];
+}
+
+function firstLine(text: string, max: number): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
 function jsonText(value: unknown): string {
@@ -43,7 +63,7 @@ function jsonText(value: unknown): string {
   }
 }
 
-function jobEntry(job: Job): string {
+function jobEntry(job: Job, written: Written): string {
   const lines: string[] = [];
   const requestFrom = job.kind === 'job' ? `**agent** job ${code(job.title ?? job.id)}` : `**agent** to ${inline(job.realm)}`;
   lines.push(`> ${requestFrom} at ${clock(job.startedAt)}`);
@@ -63,24 +83,24 @@ function jobEntry(job: Job): string {
       lines.push(fence('Error', body));
     }
   }
-  lines.push(...eventFences(job.events));
+  lines.push(...eventFences(job.events, written));
   lines.push('', RULE, '');
   return lines.join('\n');
 }
 
-function stepEntry(step: Job): string {
+function stepEntry(step: Job, written: Written): string {
   const lines = [`#### Step: ${inline(step.title ?? step.id)}`, ''];
   for (const group of groupByRealm(step.events)) {
     lines.push(`> **${inline(group[0]!.realm)}** during step at ${group[0]!.ts}`);
-    lines.push(...eventFences(group));
+    lines.push(...eventFences(group, written));
   }
   lines.push('', RULE, '');
   return lines.join('\n');
 }
 
-function backgroundEntry(events: readonly DaebugEvent[]): string {
+function backgroundEntry(events: readonly DaebugEvent[], written: Written): string {
   const first = events[0]!;
-  return [`> **${inline(first.realm)}** background at ${first.ts}`, ...eventFences(events), '', RULE, ''].join('\n');
+  return [`> **${inline(first.realm)}** background at ${first.ts}`, ...eventFences(events, written), '', RULE, ''].join('\n');
 }
 
 function groupByRealm(events: readonly DaebugEvent[]): DaebugEvent[][] {
@@ -101,17 +121,17 @@ interface Entry {
 }
 
 /** The transcript: jobs, steps and background groups in time order. */
-function transcriptEntries(report: Attempt): Entry[] {
+function transcriptEntries(report: Attempt, written: Written): Entry[] {
   const entries: Entry[] = [];
-  for (const job of report.jobs) entries.push({ at: Date.parse(job.startedAt), order: 1, text: jobEntry(job) });
-  for (const step of report.steps ?? []) entries.push({ at: Date.parse(step.startedAt), order: 1, text: stepEntry(step) });
+  for (const job of report.jobs) entries.push({ at: Date.parse(job.startedAt), order: 1, text: jobEntry(job, written) });
+  for (const step of report.steps ?? []) entries.push({ at: Date.parse(step.startedAt), order: 1, text: stepEntry(step, written) });
   const background = report.events.filter((e) => e.jobId === undefined && e.stepId === undefined);
   // A background run never spans a job or step that started in between: it is split there.
   const starts = [...report.jobs, ...(report.steps ?? [])].map((j) => Date.parse(j.startedAt)).sort((a, b) => a - b);
   const startedBetween = (from: number, to: number) => starts.some((s) => from < s && s <= to);
   let run: DaebugEvent[] = [];
   const flush = () => {
-    if (run.length) entries.push({ at: Date.parse(run[0]!.time), order: 0, text: backgroundEntry(run) });
+    if (run.length) entries.push({ at: Date.parse(run[0]!.time), order: 0, text: backgroundEntry(run, written) });
     run = [];
   };
   for (const event of background) {
@@ -142,7 +162,7 @@ function header(report: Attempt, options: MarkdownOptions, h: string): string[] 
   return lines;
 }
 
-function unexpectedSection(report: Attempt, h: string, room: number): string[] {
+function unexpectedSection(report: Attempt, h: string, room: number, written: Written): string[] {
   const unexpected = report.events.filter((e) => e.unexpected);
   const lines = ['', `${h}# Unexpected errors`, ''];
   if (!unexpected.length) {
@@ -152,11 +172,14 @@ function unexpectedSection(report: Attempt, h: string, room: number): string[] {
   lines.push(`${unexpected.length} unexpected ${unexpected.length === 1 ? 'error' : 'errors'}${report.test.strict ? ' (strict mode: the test fails on them)' : ' (warnings; set `daebugStrict: true` to fail on them)'}.`, '');
   // Listed while they fit in `room` bytes, so a few huge stacks cannot push the report over its budget.
   let used = Buffer.byteLength(lines.join('\n'));
+  const runs = collapseRepeats(unexpected);
   let listed = 0;
-  for (const [index, event] of unexpected.slice(0, UNEXPECTED_LISTED).entries()) {
+  for (const [index, run] of runs.slice(0, UNEXPECTED_LISTED).entries()) {
+    const event = run.event;
     const frame = firstUserFrame(event.frames);
-    const where = frame ? ` at ${code(frameWhere(frame))}` : event.location ? ` at ${code(`${event.location.url}:${event.location.line}:${event.location.column}`)}` : '';
-    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}`, eventFence(event), ''];
+    const where = frame ? ` at ${code(frameWhere(frame))}` : event.frames?.length ? ' (no frame of the stack is in your code)' : '';
+    const note = repeatNote(run);
+    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}${note ? ` ${note}` : ''}`, eventFence(event), ''];
     let size = Buffer.byteLength(entry.join('\n')) + 1;
     // An error bigger than the room left is shown by its first lines rather than not at all.
     if (used + size > room && room - used > 1024) {
@@ -167,8 +190,10 @@ function unexpectedSection(report: Attempt, h: string, room: number): string[] {
     lines.push(...entry);
     used += size;
     listed++;
+    for (const member of run.members) written.unexpected.set(eventIdentity(member), index + 1);
   }
-  if (unexpected.length > listed) lines.push(`… ${unexpected.length - listed} more unexpected errors in the JSON report …`, '');
+  const left = runs.slice(listed).reduce((sum, run) => sum + run.count, 0);
+  if (left) lines.push(`… ${left} more unexpected errors in the JSON report …`, '');
   return lines;
 }
 
@@ -220,9 +245,10 @@ function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, 
   const head = header(report, options, h);
   const tail = tailSections(report, h, Math.floor(budget / 8)).join('\n');
   const room = Math.floor((budget - Buffer.byteLength(head.join('\n')) - Buffer.byteLength(tail)) / 2);
-  const parts = [...head, ...unexpectedSection(report, h, room), '', `${h}# Transcript`, ''];
+  const written: Written = { unexpected: new Map() };
+  const parts = [...head, ...unexpectedSection(report, h, room, written), '', `${h}# Transcript`, ''];
   let text = parts.join('\n') + '\n';
-  const entries = transcriptEntries(report);
+  const entries = transcriptEntries(report, written);
   if (!entries.length) text += report.capture === false ? 'Nothing was captured.\n' : 'No jobs and no background events.\n';
   let used = Buffer.byteLength(text) + Buffer.byteLength(tail);
   let shown = 0;

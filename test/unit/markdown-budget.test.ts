@@ -17,7 +17,7 @@ function event(ms: number, fields: Partial<DaebugEvent>): DaebugEvent {
 function hostileAttempt(retry: number): Attempt {
   const bigStack = `Error: ${'é'.repeat(2000)}\n${'    at f (http://x/a.js:1:2)\n'.repeat(20_000)}`;
   const events: DaebugEvent[] = [];
-  for (let i = 0; i < 60; i++) events.push(event(i, { type: 'error', source: 'window.onerror', level: 'error', message: `Error: ${'é'.repeat(2000)}`, stack: bigStack, unexpected: true, snippet: '> 1 | x'.repeat(500), hint: 'h'.repeat(2000) }));
+  for (let i = 0; i < 60; i++) events.push(event(i, { type: 'error', source: 'window.onerror', level: 'error', message: `Error ${i}: ${'é'.repeat(2000)}`, stack: bigStack, unexpected: true, snippet: '> 1 | x'.repeat(500), hint: 'h'.repeat(2000) }));
   for (let i = 0; i < 2000; i++) events.push(event(100 + i, { realm: i % 2 ? 'page' : 'worker:w.js', message: `line ${i} ${'🔥'.repeat(500)}` }));
   const jobs: Job[] = Array.from({ length: 300 }, (_, i) => ({
     id: `job-${i}`,

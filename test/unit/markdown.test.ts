@@ -37,7 +37,29 @@ describe('formatMarkdown', () => {
     assert.ok(md.includes('- Strict: no'));
     assert.ok(md.indexOf('## Unexpected errors') < md.indexOf('## Transcript'));
     assert.ok(md.includes('```Error window.onerror\nError: boom\n    at f (http://x/a.js:1:2)\n```'));
-    assert.ok(md.includes(`> **page** background at ${clock(100)}\n\`\`\`Error window.onerror`));
+    // Nothing twice: the transcript refers to the error at its place in time instead of repeating it.
+    assert.ok(md.includes(`> **page** background at ${clock(100)}\n↑ unexpected error 1, written in full above: \`Error: boom\``), md);
+    assert.equal(md.split('at f (http://x/a.js:1:2)').length, 2);
+  });
+
+  it('collapses identical consecutive events into one block with a count, as DevTools does', () => {
+    const warns = Array.from({ length: 12 }, (_, i) => event(100 + i * 100, { source: 'console.warn', level: 'warn', message: 'deprecated prop' }));
+    const other = event(2000, { source: 'console.warn', level: 'warn', message: 'another warning' });
+    const md = formatMarkdown(report({ events: [...warns, other] }), { maxBytes: 65536 });
+    assert.equal(md.split('deprecated prop').length, 2, md);
+    assert.ok(md.includes(`× 12 (${clock(100)} to ${clock(1200)})\n\`\`\`Text console.warn\ndeprecated prop\n\`\`\``), md);
+    assert.ok(md.includes('```Text console.warn\nanother warning'));
+  });
+
+  it('writes each unexpected error in full once: repeats are one numbered entry, the transcript refers to it', () => {
+    const boom = (ms: number) => event(ms, { type: 'error', source: 'window.onerror', message: 'TypeError: boom', stack: 'TypeError: boom\n    at f (http://x/a.js:1:2)', unexpected: true });
+    const other = event(500, { type: 'error', source: 'unhandledrejection', message: 'Error: later', stack: 'Error: later\n    at g (http://x/a.js:9:9)', unexpected: true });
+    const md = formatMarkdown(report({ events: [boom(100), boom(200), boom(300), other], summary: { errors: 4, unexpected: 4, console: 0, dropped: 0 } }), { maxBytes: 65536 });
+    assert.match(md, /^1\. `window\.onerror` in `page` at \d\d:\d\d:\d\d × 3 \(/m);
+    assert.match(md, /^2\. `unhandledrejection` in `page`/m);
+    assert.equal(md.split('at f (http://x/a.js:1:2)').length, 2, md);
+    assert.match(md, /↑ unexpected error 1 × 3 \(.*\), written in full above: `TypeError: boom`/);
+    assert.match(md, /↑ unexpected error 2, written in full above: `Error: later`/);
   });
 
   it('splits a background run where a step started in between, so later events come after the step', () => {

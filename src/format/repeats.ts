@@ -1,0 +1,44 @@
+import type { DaebugEvent } from '../model/schema';
+
+/** A run of identical consecutive events, shown once with its count, as DevTools does. */
+export interface Repeated {
+  event: DaebugEvent;
+  count: number;
+  /** The run's last event (the first is `event`). */
+  last: DaebugEvent;
+  members: DaebugEvent[];
+}
+
+/** What makes two events the same for a reader: where they came from, what they said and where they were thrown. */
+export function sameEventKey(event: DaebugEvent): string {
+  const at = event.location ? `${event.location.url}:${event.location.line}:${event.location.column}` : '';
+  return `${event.type}\u0000${event.source}\u0000${event.realm}\u0000${event.message}\u0000${event.stack ?? at}`;
+}
+
+/** One event among all of a report's: its time and its content. */
+export function eventIdentity(event: DaebugEvent): string {
+  return `${event.time}\u0000${sameEventKey(event)}`;
+}
+
+/** Folds identical consecutive events into one entry with a count; the order is kept. */
+export function collapseRepeats(events: readonly DaebugEvent[]): Repeated[] {
+  const runs: Repeated[] = [];
+  let lastKey: string | undefined;
+  for (const event of events) {
+    const key = sameEventKey(event);
+    const run = runs[runs.length - 1];
+    if (run && key === lastKey) {
+      run.count++;
+      run.last = event;
+      run.members.push(event);
+    } else runs.push({ event, count: 1, last: event, members: [event] });
+    lastKey = key;
+  }
+  return runs;
+}
+
+/** `× 12 (10:00:01 to 10:00:03)`, or nothing for a single event. */
+export function repeatNote(run: Repeated): string {
+  if (run.count === 1) return '';
+  return run.event.ts === run.last.ts ? `× ${run.count} (at ${run.event.ts})` : `× ${run.count} (${run.event.ts} to ${run.last.ts})`;
+}
