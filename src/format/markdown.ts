@@ -2,6 +2,7 @@ import type { Attempt, DaebugEvent, Job, Report } from '../model/schema';
 import { errorBody, eventFence } from './event-block';
 import { code, fence, inline } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
+import { rootCauseSection } from './root-cause';
 import { collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
 import { truncateGroup } from './truncate';
 
@@ -246,7 +247,7 @@ function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, 
   const tail = tailSections(report, h, Math.floor(budget / 8)).join('\n');
   const room = Math.floor((budget - Buffer.byteLength(head.join('\n')) - Buffer.byteLength(tail)) / 2);
   const written: Written = { unexpected: new Map() };
-  const parts = [...head, ...unexpectedSection(report, h, room, written), '', `${h}# Transcript`, ''];
+  const parts = [...head, ...rootCauseSection(report, h), ...unexpectedSection(report, h, room, written), '', `${h}# Transcript`, ''];
   let text = parts.join('\n') + '\n';
   const entries = transcriptEntries(report, written);
   if (!entries.length) text += report.capture === false ? 'Nothing was captured.\n' : 'No jobs and no background events.\n';

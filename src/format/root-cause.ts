@@ -1,0 +1,81 @@
+import type { Attempt, DaebugEvent, Job } from '../model/schema';
+import { code } from './fence';
+import { firstUserFrame, frameWhere } from './frames';
+
+/** A framework's own words about where an error happened, read from what it logged. */
+export interface FrameworkContext {
+  framework: 'React' | 'Vue' | 'Angular';
+  /** The component the framework named, without brackets. */
+  component?: string | undefined;
+  /** The line it was read from. */
+  evidence: string;
+}
+
+const REACT = /The above error occurred in the <([^>\s]+)> component/;
+const VUE = /^\s*at <([A-Za-z][\w.-]*)/m;
+const ANGULAR = /^ERROR\b/;
+
+/** React's "The above error occurred in the <X> component", Vue's `at <X>` trace, Angular's `ERROR` prefix. */
+export function frameworkContext(event: DaebugEvent, neighbours: readonly DaebugEvent[]): FrameworkContext | undefined {
+  for (const candidate of [event, ...neighbours]) {
+    const react = REACT.exec(candidate.message);
+    if (react) return { framework: 'React', component: react[1], evidence: react[0] };
+  }
+  for (const candidate of [event, ...neighbours]) {
+    const vue = VUE.exec(candidate.message);
+    if (vue && (candidate === event || candidate.message.includes('[Vue warn]'))) return { framework: 'Vue', component: vue[1], evidence: vue[0].trim() };
+  }
+  if (event.source === 'console.error' && ANGULAR.test(event.message)) return { framework: 'Angular', evidence: "logged by Angular's ErrorHandler (`ERROR`)" };
+  return undefined;
+}
+
+/** The events just around this one in the same realm: frameworks log their context right before or after an error. */
+function neighboursOf(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent[] {
+  const at = events.indexOf(event);
+  if (at === -1) return [];
+  return [...events.slice(Math.max(0, at - 2), at), ...events.slice(at + 1, at + 3)].filter((e) => e.realm === event.realm);
+}
+
+function during(event: DaebugEvent, report: Attempt): string {
+  const job: Job | undefined = event.jobId ? report.jobs.find((j) => j.id === event.jobId) : undefined;
+  if (job) return job.kind === 'job' ? `during job ${code(job.title ?? job.id)}` : `during ${code(job.code?.split('\n', 1)[0]?.slice(0, 80) ?? job.id)} in ${code(job.realm)}`;
+  if (event.step) return `during step ${code(event.step)}`;
+  const time = Date.parse(event.time);
+  const navigation = report.events.filter((e) => e.source === 'navigation' && e.realm === event.realm && Date.parse(e.time) <= time).pop();
+  return navigation ? `in the background, after ${code(event.realm)} loaded ${code(navigation.message.slice(0, 200))}` : `in the background of ${code(event.realm)}`;
+}
+
+/** The first concrete suggestion of the event's hint, else what the location says to do. */
+function firstThingToTry(event: DaebugEvent, where: string | undefined): string {
+  const check = event.hint?.split('\n').find((line) => line.startsWith('- '));
+  if (check) return check.slice(2);
+  if (where) return `Open ${code(where)} and find why it throws here; the stack below shows how it was reached.`;
+  return 'No frame of its stack is in your code: find the app code that called into the library (the JSON report keeps the raw frames), or turn on `daebugAsyncStacks` to see what started the work.';
+}
+
+/**
+ * A short "Root cause" block for the error that failed the test, or the first unexpected one: what, where (the
+ * original file:line and function, the framework's component), when (the job or step) and what to try first.
+ */
+export function rootCauseSection(report: Attempt, h: string): string[] {
+  const event = report.events.find((e) => e.unexpected);
+  if (!event) return [];
+  const frame = firstUserFrame(event.frames);
+  // Stacks that were never mapped (no frames as data) still have the browser's own location.
+  const location = !event.frames?.length && event.location ? `${event.location.url}:${event.location.line}:${event.location.column}` : undefined;
+  const where = frame ? frameWhere(frame) : location;
+  const lines = ['', `${h}# Root cause`, '', `${code(event.message.split('\n', 1)[0]!.slice(0, 300))} (${code(event.source)} in ${code(event.realm)} at ${event.ts})`, ''];
+  if (where) {
+    const loggedAt = event.loggedAt ? `; logged at ${code(`${event.loggedAt.url}:${event.loggedAt.line}`)}` : '';
+    lines.push(`- Where: ${code(where)}${loggedAt}`);
+  } else {
+    const top = event.frames?.[0];
+    lines.push(`- Where: no frame of its stack is in your code${top ? `; it surfaced in ${code(frameWhere(top))}` : ''}`);
+  }
+  const context = frameworkContext(event, neighboursOf(event, report.events));
+  if (context) lines.push(`- ${context.framework}${context.component ? ` component ${code(`<${context.component}>`)}` : ''}: ${context.component ? `from ${code(context.evidence)}` : context.evidence}`);
+  lines.push(`- When: ${during(event, report)}`);
+  lines.push(`- Try first: ${firstThingToTry(event, frame?.original ? `${frame.original.source}:${frame.original.line}` : where)}`);
+  lines.push(`- Details: unexpected error 1 below.`);
+  return lines;
+}

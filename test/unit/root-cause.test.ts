@@ -1,0 +1,63 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatMarkdown } from '../../src/format/markdown';
+import { frameworkContext, rootCauseSection } from '../../src/format/root-cause';
+import { reportSchema, type DaebugEvent, type Frame, type Report } from '../../src/model/schema';
+
+const T0 = Date.UTC(2026, 0, 1, 10, 0, 0);
+const event = (ms: number, fields: Partial<DaebugEvent>): DaebugEvent => ({ type: 'console', source: 'console.error', level: 'error', realm: 'page', ts: '10:00:00', time: new Date(T0 + ms).toISOString(), message: 'm', expected: false, ...fields });
+const user: Frame = { url: 'http://h/app.js', line: 1, column: 500, functionName: 'u', original: { source: 'src/Cart.tsx', line: 14, column: 11, functionName: 'Cart' }, userCode: true };
+const react: Frame[] = Array.from({ length: 9 }, (_, i) => ({ url: 'http://h/app.js', line: 1, column: 9000 + i, original: { source: 'node_modules/react-dom/cjs/react-dom-client.development.js', line: 100 + i, column: 1 }, library: 'react-dom' }));
+
+function report(events: DaebugEvent[], fields: Partial<Report> = {}): Report {
+  return reportSchema.parse({
+    schemaVersion: 1,
+    test: { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', line: 3, project: '', status: 'failed', expectedStatus: 'passed', retry: 0, duration: 5, strict: true },
+    jobs: [],
+    events,
+    summary: { errors: events.length, unexpected: events.filter((e) => e.unexpected).length, console: 0, dropped: 0 },
+    ...fields,
+  });
+}
+
+describe('the Root cause block', () => {
+  it("names the message, the original file:line and function, React's component, the step and the first thing to try", () => {
+    const logged = event(100, {
+      message: "TypeError: Cannot read properties of undefined (reading 'price')\n\nThe above error occurred in the <Cart> component.\n\nReact will try to recreate this component tree",
+      stack: "TypeError: Cannot read properties of undefined (reading 'price')\n    at u (http://h/app.js:1:500)",
+      frames: [...react.slice(0, 3), user, ...react.slice(3)],
+      unexpected: true,
+      step: 'open the cart',
+      stepId: 's1',
+      hint: 'Please check:\n- The value before `.price` is undefined in src/Cart.tsx:14:11: where should it come from?\n- guard it',
+    });
+    const lines = rootCauseSection(report([logged]), '#');
+    const text = lines.join('\n');
+    assert.equal(lines[1], '## Root cause');
+    assert.match(text, /^`TypeError: Cannot read properties of undefined \(reading 'price'\)` \(`console\.error` in `page`/m);
+    assert.match(text, /^- Where: `src\/Cart\.tsx:14:11 in Cart`$/m);
+    assert.match(text, /^- React component `<Cart>`: from `The above error occurred in the <Cart> component`$/m);
+    assert.match(text, /^- When: during step `open the cart`$/m);
+    assert.match(text, /^- Try first: The value before `\.price` is undefined in src\/Cart\.tsx:14:11/m);
+  });
+
+  it("reads Vue's component trace and Angular's ERROR prefix", () => {
+    const vueWarn = event(90, { source: 'console.warn', level: 'warn', message: '[Vue warn]: Unhandled error during execution of render function \n  at <Child msg="x" > \n  at <App>' });
+    const thrown = event(100, { message: 'Error: child broke', unexpected: true });
+    assert.deepEqual(frameworkContext(thrown, [vueWarn]), { framework: 'Vue', component: 'Child', evidence: 'at <Child' });
+    assert.equal(frameworkContext(event(1, { message: 'ERROR Error: save failed' }), [])?.framework, 'Angular');
+    assert.equal(frameworkContext(event(1, { message: 'plain' }), []), undefined);
+  });
+
+  it('says so when no frame is in the user code, and never blames a library frame', () => {
+    const text = rootCauseSection(report([event(100, { type: 'error', source: 'unhandledrejection', message: 'Error: inside', frames: react, unexpected: true })]), '#').join('\n');
+    assert.match(text, /^- Where: no frame of its stack is in your code; it surfaced in `node_modules\/react-dom\/cjs\/react-dom-client\.development\.js:100:1`$/m);
+    assert.match(text, /^- Try first: No frame of its stack is in your code/m);
+  });
+
+  it('comes right under the header, and only when there are unexpected errors', () => {
+    const md = formatMarkdown(report([event(100, { unexpected: true, frames: [user] })]), { maxBytes: 65536 });
+    assert.ok(md.indexOf('- Events:') < md.indexOf('## Root cause') && md.indexOf('## Root cause') < md.indexOf('## Unexpected errors'), md);
+    assert.ok(!formatMarkdown(report([event(100, { expected: true })]), { maxBytes: 65536 }).includes('## Root cause'));
+  });
+});
