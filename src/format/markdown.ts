@@ -243,11 +243,11 @@ function tailSections(report: Attempt, h: string, room: number): string[] {
 }
 
 function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, h = '#'): string {
-  const head = header(report, options, h);
+  const head = [...header(report, options, h), ...rootCauseSection(report, h)];
   const tail = tailSections(report, h, Math.floor(budget / 8)).join('\n');
   const room = Math.floor((budget - Buffer.byteLength(head.join('\n')) - Buffer.byteLength(tail)) / 2);
   const written: Written = { unexpected: new Map() };
-  const parts = [...head, ...rootCauseSection(report, h), ...unexpectedSection(report, h, room, written), '', `${h}# Transcript`, ''];
+  const parts = [...head, ...unexpectedSection(report, h, room, written), '', `${h}# Transcript`, ''];
   let text = parts.join('\n') + '\n';
   const entries = transcriptEntries(report, written);
   if (!entries.length) text += report.capture === false ? 'Nothing was captured.\n' : 'No jobs and no background events.\n';

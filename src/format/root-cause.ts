@@ -48,7 +48,7 @@ function during(event: DaebugEvent, report: Attempt): string {
 /** The first concrete suggestion of the event's hint, else what the location says to do. */
 function firstThingToTry(event: DaebugEvent, where: string | undefined): string {
   const check = event.hint?.split('\n').find((line) => line.startsWith('- '));
-  if (check) return check.slice(2);
+  if (check) return check.length > 400 ? `${check.slice(2, 400)}…` : check.slice(2);
   if (where) return `Open ${code(where)} and find why it throws here; the stack below shows how it was reached.`;
   return 'No frame of its stack is in your code: find the app code that called into the library (the JSON report keeps the raw frames), or turn on `daebugAsyncStacks` to see what started the work.';
 }
