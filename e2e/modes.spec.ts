@@ -113,3 +113,53 @@ test('a bad reporter option fails at start', async () => {
   expect(result.output).toContain('Unknown daebug/reporter option "outputDri"');
   expect(result.output).toContain('outputDir');
 });
+
+test("no line of a strict failure is read again by Playwright as a stack frame", async () => {
+  const result = await runInlineTest({
+    'a.spec.ts': `
+import { test } from 'daebug';
+test.use({ daebugStrict: true });
+test('positions in the message', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  // The timer throws, then resolves the evaluation in the same task: settle() then has the error.
+  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => { resolve(); throw new Error('at http://127.0.0.1/x.js:1:2'); }, 0)));
+  await daebug.settle();
+});
+`,
+  });
+  expect(result.exitCode).toBe(1);
+  expect(result.output).toMatch(/daebug: 1 unexpected error in the browser/);
+  expect(result.output).toMatch(/↳ /);
+  expect(result.output).not.toMatch(/at ↳|^\s+at .*x\.js:1:2\)?$/m);
+});
+
+test('allow-list entries that matched nothing are listed in the report and the annotation', async () => {
+  const result = await runInlineTest(
+    {
+      'a.spec.ts': `
+import { test } from 'daebug';
+// A RegExp second would be read by test.use() as fixture options: daebug's error says so (see options.ts).
+test.use({ daebugIgnore: [/kaboom/, 'ResizeObserver loop'] });
+test('stale entries', async ({ page, daebug }) => {
+  daebug.expectError(/never thrown/);
+  daebug.expectError('second');
+  await page.goto('/index.html');
+  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => { resolve(); throw new Error('kaboom, allowed'); }, 0)));
+  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => { resolve(); throw new Error('a second error'); }, 0)));
+  await daebug.settle();
+});
+`,
+    },
+    // Playwright's JSON reporter on stdout for the annotations, daebug's (default outputDir) for the report.
+    { args: ['--reporter=json,daebug/reporter'] },
+  );
+  expect(result.exitCode, result.output).toBe(0);
+  const { json, md } = onlyReport(result);
+  expect(json.staleAllowList).toEqual({ daebugIgnore: ['"ResizeObserver loop"'], expectError: ['/never thrown/'] });
+  expect(md).toContain('## Allow-list entries that matched nothing');
+  expect(md).toContain('- `daebugIgnore`: `"ResizeObserver loop"`');
+  expect(md).toContain('- `expectError`: `/never thrown/`');
+  const pw = JSON.parse(result.output.slice(result.output.indexOf('{')));
+  const annotations = pw.suites[0].specs[0].tests[0].annotations;
+  expect(annotations).toEqual([expect.objectContaining({ type: 'daebug', description: expect.stringContaining('allow-list entries that matched nothing: expectError /never thrown/') })]);
+});

@@ -129,14 +129,15 @@ async function finish(recorder: Recorder, testInfo: TestInfo): Promise<void> {
   const reportFile = reportPathFor(testInfo);
   await testInfo.attach(ATTACHMENT_NAME, { body: Buffer.from(JSON.stringify(record)), contentType: ATTACHMENT_CONTENT_TYPE });
   const unexpected = record.events.filter((e) => e.unexpected);
-  if (!unexpected.length) return;
-  if (recorder.options.strict) {
-    const failure = new Error(strictFailure(unexpected, reportFile));
+  const strictFailing = recorder.options.strict && unexpected.length > 0;
+  const annotation = strictFailing ? undefined : warningAnnotation(unexpected, reportFile, record.staleAllowList);
+  if (annotation) testInfo.annotations.push(annotation);
+  if (strictFailing) {
+    const failure = new Error(strictFailure(unexpected, reportFile, record.staleAllowList));
     // daebug's own frames would only hide the browser's: the message already names every error's frame.
     failure.stack = `Error: ${failure.message}`;
     throw failure;
   }
-  testInfo.annotations.push(warningAnnotation(unexpected, reportFile));
 }
 
 type DaebugTest = TestType<Args & DaebugOptions & DaebugFixtures, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;

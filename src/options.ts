@@ -54,14 +54,23 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 /** Parses a value with a schema, or throws DAEBUG_OPTIONS_INVALID naming the option and what it accepts. */
-export function parseOption<T>(name: string, schema: z.ZodType<T>, value: unknown, accepted: string): T {
+export function parseOption<T>(name: string, schema: z.ZodType<T>, value: unknown, accepted: string, hint?: (value: unknown) => string | undefined): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = result.error.issues.map(describeIssue).join('; ');
   throw new DaebugOptionsError(`Invalid daebug option "${name}": ${details}. Got ${safeShow(value)}. Accepted: ${accepted}.`, {
     context: { option: name, value: safeShow(value) },
-    hint: `Fix "${name}" in test.use() or the config's use block.`,
+    hint: hint?.(value) ?? `Fix "${name}" in test.use() or the config's use block.`,
   });
+}
+
+/**
+ * Playwright's test.use() reads an array whose second item is an object as `[value, fixture options]`, and a RegExp
+ * is an object: `daebugIgnore: ['a', /b/]` arrives as just 'a'.
+ */
+function tupleHint(value: unknown): string | undefined {
+  if (typeof value !== 'string' && !(value instanceof RegExp)) return undefined;
+  return 'Playwright\'s test.use() reads an array whose second item is an object (a RegExp is one) as [value, fixture options], so only the first item arrived. Keep a RegExp out of the second place: put a string there, join the RegExps into one with |, or call daebug.expectError() in the test.';
 }
 
 function safeShow(value: unknown): string {
@@ -88,7 +97,7 @@ export interface ResolvedOptions {
 export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown }): ResolvedOptions {
   const strict = parseOption('daebugStrict', z.boolean(), raw.strict, 'true or false');
   const capture = parseOption('daebugCapture', z.boolean(), raw.capture, 'true or false');
-  const ignore = parseOption('daebugIgnore', ignoreSchema, raw.ignore, 'an array of strings (substrings) and RegExps');
+  const ignore = parseOption('daebugIgnore', ignoreSchema, raw.ignore, 'an array of strings (substrings) and RegExps', tupleHint);
   const limits = parseOption(
     'daebugLimits',
     limitsSchema,

@@ -1,7 +1,8 @@
 import { KeepNewestLog, RateWindow } from './budget';
 import { orderTimeline } from './timeline';
 import { formatClock, isUnexpectedKind, matchesIgnore } from '../model/classify';
-import type { DaebugEvent, Diagnostic, Dropped, Frame, Job, Location } from '../model/schema';
+import type { DaebugEvent, Diagnostic, Dropped, Frame, Job, Location, StaleAllowList } from '../model/schema';
+import { AllowListUse } from './allow-list';
 import type { IgnorePattern, ResolvedOptions } from '../options';
 import { DaebugError, debugLog } from '../errors';
 import { noRedaction, redactDeep, type Redactor } from '../redact';
@@ -82,6 +83,7 @@ export interface CaptureRecord {
   diagnostics: Diagnostic[];
   /** daebugLimits.maxReportBytes, when the test set it. */
   maxReportBytes?: number;
+  staleAllowList?: StaleAllowList;
 }
 
 export function cutText(text: string, max: number): string {
@@ -126,6 +128,7 @@ export class Recorder {
   private readonly realmNames: string[] = [];
   private readonly diagnostics: Diagnostic[] = [];
   private readonly testIgnore: IgnorePattern[] = [];
+  private readonly allowListUse: AllowListUse;
   private jobCounter = 0;
   readonly dropped: Dropped = { total: 0, bySource: {} };
   private droppedFirstMs: number | undefined;
@@ -134,6 +137,7 @@ export class Recorder {
 
   constructor(readonly options: ResolvedOptions) {
     this.redact = options.redact ?? noRedaction;
+    this.allowListUse = new AllowListUse(options.ignore, this.testIgnore);
     const max = options.limits.maxEvents;
     const head = Math.max(1, Math.floor(max / 4));
     for (const name of CLASSES) this.logs.set(name, new KeepNewestLog(head, max - head));
@@ -141,7 +145,10 @@ export class Recorder {
 
   private classOf(draft: EventDraft): EventClass {
     if (LIFECYCLE_SOURCES.has(draft.source)) return 'lifecycle';
-    if (matchesIgnore(draft, this.options.ignore) || (this.testIgnore.length > 0 && matchesIgnore(draft, this.testIgnore))) return 'expected';
+    if (matchesIgnore(draft, this.options.ignore) || (this.testIgnore.length > 0 && matchesIgnore(draft, this.testIgnore))) {
+      this.allowListUse.note(draft);
+      return 'expected';
+    }
     if (draft.type === 'error') return 'uncaught';
     return isUnexpectedKind(draft) ? 'console-error' : 'console';
   }
@@ -331,6 +338,8 @@ export class Recorder {
       dropped,
       diagnostics: [...this.diagnostics],
     };
+    const stale = this.allowListUse.stale(this.live());
+    if (stale) record.staleAllowList = stale;
     const maxReportBytes = this.options.limitsSet?.maxReportBytes;
     if (maxReportBytes !== undefined) record.maxReportBytes = maxReportBytes;
     // Messages and stacks were redacted as they came; values, code, snippets and URLs are redacted here.

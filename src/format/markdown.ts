@@ -225,6 +225,14 @@ function tailSections(report: Attempt, h: string, room: number): string[] {
       .join(', ');
     lines.push('', `${h}# Dropped events`, '', `${dropped.total} events were dropped by daebug's limits (${bySource}), between ${dropped.firstAt ?? '?'} and ${dropped.lastAt ?? '?'}.`);
   }
+  const stale = report.staleAllowList;
+  if (stale) {
+    lines.push('', `${h}# Allow-list entries that matched nothing`, '');
+    const list = (patterns: string[]) => patterns.slice(0, 20).map((p) => code(p.length > 200 ? `${p.slice(0, 200)}…` : p)).join(', ') + (patterns.length > 20 ? `, … ${patterns.length - 20} more` : '');
+    if (stale.daebugIgnore.length) lines.push(`- ${code('daebugIgnore')}: ${list(stale.daebugIgnore)}`);
+    if (stale.expectError.length) lines.push(`- ${code('expectError')}: ${list(stale.expectError)}`);
+    lines.push('', 'They allowed no event of this test: if the error they stood for is fixed, remove them.');
+  }
   if (report.diagnostics?.length) {
     lines.push('', `${h}# daebug's own diagnostics`, '');
     let used = Buffer.byteLength(lines.join('\n'));

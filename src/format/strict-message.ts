@@ -1,4 +1,4 @@
-import type { DaebugEvent } from '../model/schema';
+import type { DaebugEvent, StaleAllowList } from '../model/schema';
 import { firstUserFrame, frameWhere } from './frames';
 
 const LISTED = 20;
@@ -35,23 +35,47 @@ export function describeUnexpected(events: readonly DaebugEvent[]): string[] {
   return lines;
 }
 
+// Playwright reads any line of a thrown error that ends in `file:line:col` (or `file:line:col)`) as a stack frame
+// and prints it again as `at …` (packages/utils/stackTrace.ts parseStackFrame).
+const READ_AS_FRAME = /:\d+:\d+\)?\s*$/;
+
+/** A line Playwright will not take for a stack frame: one ending in a position gets a closing mark. */
+export function notAFrame(line: string): string {
+  return READ_AS_FRAME.test(line) ? `${line.trimEnd()} ·` : line;
+}
+
 /** The failure message of a strict test with unexpected errors. */
-export function strictFailure(events: readonly DaebugEvent[], reportFile: string): string {
+export function strictFailure(events: readonly DaebugEvent[], reportFile: string, stale?: StaleAllowList): string {
   const count = events.length;
   return [
     `daebug: ${count} unexpected ${count === 1 ? 'error' : 'errors'} in the browser (daebugStrict):`,
     ...describeUnexpected(events),
     `Report: ${reportFile}`,
     'If an error is expected, add a pattern to daebugIgnore or call daebug.expectError(pattern).',
-  ].join('\n');
+    ...(stale ? [`Also: ${describeStale(stale)}.`] : []),
+  ]
+    .flatMap((text) => text.split('\n'))
+    .map(notAFrame)
+    .join('\n');
 }
 
-/** The annotation a non-strict test gets when the browser had unexpected errors. */
-export function warningAnnotation(events: readonly DaebugEvent[], reportFile: string): { type: string; description: string } {
+/** `daebugIgnore "a", /b/; expectError "c"`: the allow-list entries that matched nothing. */
+export function describeStale(stale: StaleAllowList): string {
+  const parts: string[] = [];
+  if (stale.daebugIgnore.length) parts.push(`daebugIgnore ${stale.daebugIgnore.slice(0, 5).join(', ')}${stale.daebugIgnore.length > 5 ? ', …' : ''}`);
+  if (stale.expectError.length) parts.push(`expectError ${stale.expectError.slice(0, 5).join(', ')}${stale.expectError.length > 5 ? ', …' : ''}`);
+  return `allow-list entries that matched nothing: ${parts.join('; ')}`;
+}
+
+/**
+ * The annotation a test gets when the browser had unexpected errors (not strict), or when allow-list entries
+ * matched nothing: every stale entry with unexpected errors, stale `expectError` entries (the test's own) alone.
+ */
+export function warningAnnotation(events: readonly DaebugEvent[], reportFile: string, stale?: StaleAllowList): { type: string; description: string } | undefined {
   const count = events.length;
   const first = events[0];
-  return {
-    type: 'daebug',
-    description: `${count} unexpected ${count === 1 ? 'error' : 'errors'}${first ? ` (first: [${first.source}] ${firstLine(first.message, 120)})` : ''}; see ${reportFile}`,
-  };
+  const parts: string[] = [];
+  if (count) parts.push(`${count} unexpected ${count === 1 ? 'error' : 'errors'}${first ? ` (first: [${first.source}] ${firstLine(first.message, 120)})` : ''}`);
+  if (stale && (count || stale.expectError.length)) parts.push(describeStale(count ? stale : { daebugIgnore: [], expectError: stale.expectError }));
+  return parts.length ? { type: 'daebug', description: `${parts.join('; ')}; see ${reportFile}` } : undefined;
 }

@@ -16,17 +16,17 @@ export function isUnexpectedKind(event: Classifiable): boolean {
 }
 
 export function matchesIgnore(event: Classifiable, patterns: readonly IgnorePattern[]): boolean {
-  for (const pattern of patterns) {
-    if (typeof pattern === 'string') {
-      if (pattern && (event.message.includes(pattern) || (event.stack?.includes(pattern) ?? false))) return true;
-    } else {
-      pattern.lastIndex = 0;
-      if (pattern.test(event.message)) return true;
-      pattern.lastIndex = 0;
-      if (event.stack !== undefined && pattern.test(event.stack)) return true;
-    }
-  }
+  for (const pattern of patterns) if (matchesPattern(event, pattern)) return true;
   return false;
+}
+
+/** A string matches as a substring, a RegExp by `test`, of the message or the stack. */
+export function matchesPattern(event: Classifiable, pattern: IgnorePattern): boolean {
+  if (typeof pattern === 'string') return pattern !== '' && (event.message.includes(pattern) || (event.stack?.includes(pattern) ?? false));
+  pattern.lastIndex = 0;
+  if (pattern.test(event.message)) return true;
+  pattern.lastIndex = 0;
+  return event.stack !== undefined && pattern.test(event.stack);
 }
 
 export function formatClock(timeMs: number): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DaebugErrorCode } from '../errors';
-import { diagnosticSchema, droppedSchema, eventSchema, jobSchema, type Diagnostic } from './schema';
+import { diagnosticSchema, droppedSchema, eventSchema, jobSchema, staleAllowListSchema, type Diagnostic } from './schema';
 
 /**
  * Version of the capture record the fixture attaches to each test (`CaptureRecord` in src/capture/recorder.ts).
@@ -23,6 +23,7 @@ export const recordSchema = z.looseObject({
   dropped: droppedSchema,
   diagnostics: z.array(diagnosticSchema),
   maxReportBytes: z.number().int().positive().optional(),
+  staleAllowList: staleAllowListSchema.optional(),
 });
 
 export type RecordData = z.infer<typeof recordSchema>;

@@ -84,6 +84,12 @@ export const diagnosticSchema = z.object({
   time: z.string(),
 });
 
+/** Allow-list entries that matched nothing in the test, as written (`"text"` or `/re/`). */
+export const staleAllowListSchema = z.object({
+  daebugIgnore: z.array(z.string()),
+  expectError: z.array(z.string()),
+});
+
 export const summarySchema = z.object({
   errors: z.number().int(),
   unexpected: z.number().int(),
@@ -119,6 +125,8 @@ const reportBody = {
   summary: summarySchema,
   dropped: droppedSchema.optional(),
   diagnostics: z.array(diagnosticSchema).optional(),
+  /** `daebugIgnore` and `expectError` entries that matched no event of this test. */
+  staleAllowList: staleAllowListSchema.optional(),
   markdownFile: z.string().optional(),
 };
 
@@ -137,6 +145,7 @@ export type DaebugEvent = z.infer<typeof eventSchema>;
 export type Job = z.infer<typeof jobSchema>;
 export type Dropped = z.infer<typeof droppedSchema>;
 export type Diagnostic = z.infer<typeof diagnosticSchema>;
+export type StaleAllowList = z.infer<typeof staleAllowListSchema>;
 export type Summary = z.infer<typeof summarySchema>;
 export type ReportTest = z.infer<typeof testInfoSchema>;
 export type Attempt = z.infer<typeof attemptSchema>;

@@ -97,6 +97,7 @@ export function buildAttempt(record: RecordData | undefined, meta: TestMeta, ste
     summary: summarize(events, dropped.total),
     dropped,
     diagnostics: record?.diagnostics ?? [],
+    ...(record?.staleAllowList ? { staleAllowList: record.staleAllowList } : {}),
   };
   if (!record) {
     attempt.diagnostics = [
