@@ -54,15 +54,22 @@ describe('writeAtomic', () => {
     const dir = tempDir();
     const file = path.join(dir, 'big.json');
     const writer = path.join(__dirname, '..', '..', 'src', 'reporter', 'write.ts');
-    // Alternates two 4 MB JSON documents as fast as it can; the test kills it at random moments.
+    // Alternates two 4 MB JSON documents as fast as it can, saying "ready" once it wrote one; the test kills it
+    // at random moments after that (a slow start on a loaded machine must not read as "never wrote").
     const script = `
       const { writeAtomic } = require(${JSON.stringify(writer)});
       const docs = ['a', 'b'].map((c) => JSON.stringify({ c, body: c.repeat(4 * 1024 * 1024) }));
+      writeAtomic(${JSON.stringify(file)}, docs[1]);
+      process.stdout.write('ready\\n');
       for (let i = 0; ; i++) writeAtomic(${JSON.stringify(file)}, docs[i % 2]);
     `;
     for (let round = 0; round < 8; round++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { stdio: 'ignore' });
-      await new Promise((resolve) => setTimeout(resolve, 400 + Math.random() * 300));
+      const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.once('data', () => resolve());
+        child.once('exit', () => reject(new Error('the writer exited before its first write')));
+      });
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
       child.kill('SIGKILL');
       await new Promise((resolve) => child.on('close', resolve));
       if (!fs.existsSync(file)) continue;
