@@ -78,10 +78,10 @@ test.describe('serialization in a real page', () => {
     expect(dates).toBe('dates 1970-01-01T00:00:00.000Z Invalid Date /a+b/gi {"when":"1970-01-02T00:00:00.000Z","re":"/x/y"}');
   });
 
-  test('DOM nodes as a short CSS path, window and document', async () => {
+  test('DOM nodes, window and document as DevTools prints them', async () => {
     const [dom, nested] = messagesOf(await soundReport('serialize: DOM nodes, window and document'), 'console.log');
-    expect(dom).toMatch(/^dom div#app\.shell\.dark > ul\.list > li\.item\.first > span#target\.label\.x \[Window\] \[Document http:\/\/127\.0\.0\.1:\d+\/hostile\/index\.html\] #text "\\n" section#detached$/);
-    expect(nested).toBe('dom nested {"node":"div#app.shell.dark > ul.list > li.item.first > span#target.label.x","win":"[Window]"}');
+    expect(dom).toMatch(/^dom HTMLSpanElement <span id="target" class="label x"> Window #document http:\/\/127\.0\.0\.1:\d+\/hostile\/index\.html #text "\\n" HTMLElement <section id="detached">$/);
+    expect(nested).toBe('dom nested {"node":"HTMLSpanElement <span id=\\"target\\" class=\\"label x\\">","win":"Window"}');
   });
 
   test('errors with a cause chain and AggregateError, logged and thrown', async () => {

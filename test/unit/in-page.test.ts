@@ -14,7 +14,7 @@ import { arrayOut, mapOut, objectOut, setOut, type Walk } from '../../src/captur
 import { createAncestors } from '../../src/capture/in-page/cycles';
 import { errorHeadline, errorName, isErrorLike } from '../../src/capture/in-page/errors';
 import { applyFormat, directive } from '../../src/capture/in-page/format';
-import { brandOf, domLabel, elementSegment, globalScopeLabel, hostLabel, platformObjectLabel } from '../../src/capture/in-page/host';
+import { brandOf, domLabel, globalScopeLabel, openingTag, hostLabel, platformObjectLabel } from '../../src/capture/in-page/host';
 import { leafLabel } from '../../src/capture/in-page/leaf';
 import { cut, defaultSerializeLimits, resolveLimits, truncatedMarker } from '../../src/capture/in-page/limits';
 import { createOutput } from '../../src/capture/in-page/output';
@@ -268,7 +268,7 @@ describe('host.ts', () => {
     assert.equal(domLabel(new FakeNode(1, 'DIV')), null);
     assert.equal(hostLabel({ nodeType: 1 }), null);
   });
-  it('renders elements as a short CSS path of at most 4 levels, text nodes, documents and other nodes', () => {
+  it('renders elements as DevTools does (interface and opening tag), text nodes, documents and other nodes', () => {
     const html = el('html', {}, null);
     const body = el('body', {}, html);
     const app = el('div', { id: 'app' }, body);
@@ -276,24 +276,25 @@ describe('host.ts', () => {
     const btn = el('button', { id: 'save', class: 'btn primary big extra' }, span);
     const text = Object.assign(new FakeNode(3, '#text'), { nodeValue: 'abc'.repeat(20) });
     const doc = Object.assign(new FakeNode(9, '#document'), { URL: 'https://example.test/page' });
-    assert.equal(elementSegment(btn as unknown as Element), 'button#save.btn.primary.big');
+    assert.equal(openingTag(btn as unknown as Element), '<button id="save" class="btn primary big extra">');
     withGlobals({ Node: FakeNode }, () => {
-      assert.equal(domLabel(span), 'html > body > div#app > span.x.y');
-      assert.equal(domLabel(btn), 'body > div#app > span.x.y > button#save.btn.primary.big');
+      assert.equal(domLabel(span), 'FakeNode <span class="x y">');
+      assert.equal(domLabel(btn), 'FakeNode <button id="save" class="btn primary big extra">');
+      assert.equal(domLabel(el('input', { id: 'a"b' }, null)), 'FakeNode <input id="a&quot;b">');
       assert.equal(domLabel(text), '#text "' + 'abc'.repeat(20).slice(0, 40) + '…"');
-      assert.equal(domLabel(doc), '[Document https://example.test/page]');
+      assert.equal(domLabel(doc), '#document https://example.test/page');
       assert.equal(domLabel(new FakeNode(8, '#comment')), '#comment');
       assert.equal(domLabel({}), null);
     });
   });
   it("labels this realm's window, a worker's global scope and another frame's window, never enumerating them", () => {
     class FakeWindow {}
-    withGlobals({ Window: FakeWindow }, () => assert.equal(globalScopeLabel(new FakeWindow()), '[Window]'));
+    withGlobals({ Window: FakeWindow }, () => assert.equal(globalScopeLabel(new FakeWindow()), 'Window'));
     const scope = fakeWorkerScope();
-    assert.equal(globalScopeLabel(scope), '[DedicatedWorkerGlobalScope]');
-    assert.equal(hostLabel(scope), '[DedicatedWorkerGlobalScope]');
-    assert.equal(serializeConsoleCall(['self', scope]).text, 'self [DedicatedWorkerGlobalScope]');
-    assert.equal(serializeConsoleCall([{ scope }]).text, '{"scope":"[DedicatedWorkerGlobalScope]"}');
+    assert.equal(globalScopeLabel(scope), 'DedicatedWorkerGlobalScope');
+    assert.equal(hostLabel(scope), 'DedicatedWorkerGlobalScope');
+    assert.equal(serializeConsoleCall(['self', scope]).text, 'self DedicatedWorkerGlobalScope');
+    assert.equal(serializeConsoleCall([{ scope }]).text, '{"scope":"DedicatedWorkerGlobalScope"}');
   });
   it('does not take page objects with a `self` for global scopes', () => {
     class Holder {
@@ -310,12 +311,12 @@ describe('host.ts', () => {
   it('labels platform objects made only of native accessors and methods by their interface name', () => {
     const loc = fakeLocation();
     assert.equal(brandOf(loc), 'Location');
-    assert.equal(platformObjectLabel(loc), '[Location]');
-    assert.equal(serializeConsoleCall(['at', loc, { loc }]).text, 'at [Location] {"loc":"[Location]"}');
+    assert.equal(platformObjectLabel(loc), 'Location');
+    assert.equal(serializeConsoleCall(['at', loc, { loc }]).text, 'at Location {"loc":"Location"}');
     const event = Object.create(platformProto('PointerEvent', platformProto('Event')), {
       isTrusted: { get: nativeGetter('isTrusted', () => true), enumerable: true },
     }) as object;
-    assert.equal(platformObjectLabel(event), '[PointerEvent]');
+    assert.equal(platformObjectLabel(event), 'PointerEvent');
     const untagged = Object.create(Object.create(Object.prototype, { constructor: { value: native('DOMRect', () => undefined) } }), {
       x: { get: nativeGetter('x', () => 0), enumerable: true },
     }) as object;
@@ -360,9 +361,9 @@ describe('errors.ts', () => {
 describe('leaf.ts', () => {
   it('labels built-ins, host objects, error-likes and platform objects; null for containers', () => {
     assert.equal(leafLabel(new Date(0), LIM), '1970-01-01T00:00:00.000Z');
-    assert.equal(leafLabel(fakeWorkerScope(), LIM), '[DedicatedWorkerGlobalScope]');
+    assert.equal(leafLabel(fakeWorkerScope(), LIM), 'DedicatedWorkerGlobalScope');
     assert.equal(leafLabel(new TypeError('bad'), LIM), 'TypeError: bad');
-    assert.equal(leafLabel(fakeLocation(), LIM), '[Location]');
+    assert.equal(leafLabel(fakeLocation(), LIM), 'Location');
     for (const o of [new Map(), new Set(), new (class X { a = 1; })()]) assert.equal(leafLabel(o, LIM), null);
   });
   it('prefers the error headline for a platform object that is error-like (DOMException)', () => {

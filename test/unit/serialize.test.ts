@@ -21,6 +21,11 @@ function text(args: unknown[], limits?: Partial<SerializeLimits>): string {
 function json(value: unknown, limits?: Partial<SerializeLimits>): unknown {
   return JSON.parse(text([value], limits));
 }
+/**
+ * Far above what bounded work takes (a few ms), far below what walking every entry of the input takes (seconds):
+ * it tells the two apart on a loaded machine, where a tight bound would only measure the load.
+ */
+const BOUNDED_MS = 1500;
 function timed<T>(fn: () => T): { result: T; ms: number } {
   const t0 = performance.now();
   const result = fn();
@@ -366,16 +371,16 @@ describe('serializeConsoleArgs: DOM values (with a minimal fake DOM)', () => {
     n.parentElement = parent;
     return n;
   }
-  it('renders an element as a short CSS path of at most 4 levels', () => {
+  it('renders an element as DevTools does: its interface and opening tag', () => {
     const html = el('html', {}, null);
     const body = el('body', {}, html);
     const app = el('div', { id: 'app' }, body);
     const span = el('span', { class: ' x  y ' }, app);
     const btn = el('button', { id: 'save', class: 'btn primary' }, span);
     withDom(() => {
-      assert.equal(text([span]), 'html > body > div#app > span.x.y');
-      assert.equal(text([btn]), 'body > div#app > span.x.y > button#save.btn.primary');
-      assert.deepEqual(json({ target: app }), { target: 'html > body > div#app' });
+      assert.equal(text([span]), 'FakeNode <span class="x y">');
+      assert.equal(text([btn]), 'FakeNode <button id="save" class="btn primary">');
+      assert.deepEqual(json({ target: app }), { target: 'FakeNode <div id="app">' });
     });
   });
   it('renders text nodes, documents and windows', () => {
@@ -384,9 +389,9 @@ describe('serializeConsoleArgs: DOM values (with a minimal fake DOM)', () => {
     const doc = Object.assign(new FakeNode(9, '#document'), { URL: 'https://example.test/page' });
     withDom(() => {
       assert.equal(text([t]), '#text "' + 'abc'.repeat(20).slice(0, 40) + '…"');
-      assert.equal(text([doc]), '[Document https://example.test/page]');
+      assert.equal(text([doc]), '#document https://example.test/page');
       const W = (globalThis as Record<string, unknown>).Window as new () => object;
-      assert.deepEqual(json({ w: new W() }), { w: '[Window]' });
+      assert.deepEqual(json({ w: new W() }), { w: 'Window' });
     });
   });
 });
@@ -412,21 +417,21 @@ describe('serializeConsoleArgs: length limit and bounded cost', () => {
     const { result, ms } = timed(() => serializeConsoleArgs([big]));
     assert.ok(result.text.length <= 1100, `length ${result.text.length}`);
     assert.equal(result.originalLength, big.length);
-    assert.ok(ms < 200, `took ${ms} ms`);
+    assert.ok(ms < BOUNDED_MS, `took ${ms} ms`);
     const nested = timed(() => serializeConsoleArgs([{ a: big, b: [big], m: new Map([[big, big]]) }]));
     assert.ok(nested.result.text.length <= 1100);
-    assert.ok(nested.ms < 200, `took ${nested.ms} ms`);
+    assert.ok(nested.ms < BOUNDED_MS, `took ${nested.ms} ms`);
     const fmt = big + ' %s';
     const formatted = timed(() => serializeConsoleArgs([fmt, 'arg']));
     assert.ok(formatted.result.text.length <= 1100);
-    assert.ok(formatted.ms < 200, `took ${formatted.ms} ms`);
+    assert.ok(formatted.ms < BOUNDED_MS, `took ${formatted.ms} ms`);
   });
   it('handles an array of 1e6 numbers quickly', () => {
     const arr = Array.from({ length: 1e6 }, (_, i) => i);
     const { result, ms } = timed(() => serializeConsoleArgs([arr]));
     assert.ok(result.text.length <= 1100);
     assert.ok(result.text.endsWith(',"… 999950 more items"]'));
-    assert.ok(ms < 200, `took ${ms} ms`);
+    assert.ok(ms < BOUNDED_MS, `took ${ms} ms`);
   });
   it('handles a Map, Set and typed array with millions of entries quickly', () => {
     const map = new Map<number, number>();
@@ -439,7 +444,7 @@ describe('serializeConsoleArgs: length limit and bounded cost', () => {
     const { result, ms } = timed(() => serializeConsoleArgs([map, set, u8]));
     assert.ok(result.text.length <= 1100);
     assert.ok(result.text.startsWith('{"Map(1000000)":[[0,0],[1,1]'));
-    assert.ok(ms < 200, `took ${ms} ms`);
+    assert.ok(ms < BOUNDED_MS, `took ${ms} ms`);
   });
   it('stops early on wide and deep input', () => {
     const wide = Array.from({ length: 50 }, () =>
@@ -447,11 +452,11 @@ describe('serializeConsoleArgs: length limit and bounded cost', () => {
     );
     const { result, ms } = timed(() => serializeConsoleArgs([wide]));
     assert.ok(result.text.length <= 1100);
-    assert.ok(ms < 200, `took ${ms} ms`);
+    assert.ok(ms < BOUNDED_MS, `took ${ms} ms`);
     const many = Array.from({ length: 100000 }, (_, i) => ({ i }));
     const spread = timed(() => serializeConsoleArgs(many));
     assert.ok(spread.result.text.length <= 1100);
-    assert.ok(spread.ms < 200, `took ${spread.ms} ms`);
+    assert.ok(spread.ms < BOUNDED_MS, `took ${spread.ms} ms`);
   });
 });
 
@@ -543,7 +548,7 @@ describe('serializeThrown', () => {
     const { result, ms } = timed(() => serializeThrown(error));
     assert.ok(result.message.length <= 1100);
     assert.ok((result.stack ?? '').length <= 20100);
-    assert.ok(ms < 200, `took ${ms} ms`);
+    assert.ok(ms < BOUNDED_MS, `took ${ms} ms`);
   });
   it('renders non-Error throws of every type readably', () => {
     const cases: [unknown, string][] = [

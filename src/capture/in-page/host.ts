@@ -2,11 +2,12 @@
  * Host objects: what the browser provides rather than the language. They are labelled, never enumerated:
  * their own properties are the platform's accessors, so enumerating them would only print "[Getter]"s.
  *
- * - DOM nodes (where a DOM exists): a short CSS path of at most 4 levels, `html > body > div#app > span.x`;
- *   `#text "abc…"`; `[Document https://…]`; other nodes by their lower-case name (`#comment`).
- * - global scopes: `[Window]`, `[DedicatedWorkerGlobalScope]` (a window of another frame too).
+ * They print the way DevTools prints them collapsed:
+ * - DOM nodes (where a DOM exists): elements by interface and opening tag, `HTMLButtonElement <button id="save">`;
+ *   `#text "abc…"`; `#document https://…`; other nodes by their lower-case name (`#comment`).
+ * - global scopes: `Window`, `DedicatedWorkerGlobalScope` (a window of another frame too).
  * - other platform objects whose own enumerable properties are all native accessors or methods
- *   (`location`, events' `isTrusted`): `[Location]`, `[MouseEvent]`.
+ *   (`location`, events' `isTrusted`): `Location`, `MouseEvent`.
  *
  * Nothing here assumes a DOM: `Node` and `Window` are feature-detected, the rest reads descriptors.
  */
@@ -14,36 +15,27 @@ import { cut } from './limits';
 import { quote } from './primitives';
 import { gOPD, getProto, isNativeFunction, isNativeGetter, isObj } from './reflect';
 
-/** `tag#id.class1.class2.class3` of one element (the id cut to 60 chars, at most 3 classes). */
-export function elementSegment(el: Element): string {
-  let s = String(el.localName || el.nodeName).toLowerCase();
-  const id = el.getAttribute('id');
-  if (id) s += '#' + id.slice(0, 60);
-  const cls = el.getAttribute('class');
-  if (cls) {
-    const parts = cls.slice(0, 200).trim().split(/\s+/);
-    for (let i = 0; i < parts.length && i < 3; i++) if (parts[i]) s += '.' + parts[i];
+/** The opening tag of an element with its `id` and `class` (each cut to 60 characters): `<button id="save" class="btn">`. */
+export function openingTag(el: Element): string {
+  let s = '<' + String(el.localName || el.nodeName).toLowerCase();
+  for (const name of ['id', 'class']) {
+    const value = el.getAttribute(name);
+    if (value) s += ' ' + name + '="' + value.trim().replace(/\s+/g, ' ').slice(0, 60).replace(/"/g, '&quot;') + '"';
   }
-  return s;
+  return s + '>';
 }
 
 /** The label of a DOM node of this realm, or null (no DOM, or not a node). */
 export function domLabel(o: object): string | null {
   if (typeof Node === 'undefined' || !(o instanceof Node)) return null;
-  if (o.nodeType === 9) return '[Document ' + cut(String((o as Document).URL), 200) + ']';
+  if (o.nodeType === 9) return '#document ' + cut(String((o as Document).URL), 200);
   if (o.nodeType === 3) {
     const value = o.nodeValue;
     const t = String(value === null || value === undefined ? '' : value);
     return '#text ' + quote(t.length > 40 ? t.slice(0, 40) + '…' : t);
   }
   if (o.nodeType !== 1) return String(o.nodeName).toLowerCase();
-  const segs: string[] = [];
-  let el: Element | null = o as Element;
-  while (el && segs.length < 4) {
-    segs.unshift(elementSegment(el));
-    el = el.parentElement;
-  }
-  return segs.join(' > ');
+  return brandOf(o) + ' ' + openingTag(o as Element);
 }
 
 /** The interface name: a `Symbol.toStringTag` data property on the chain, else the constructor's name. */
@@ -62,14 +54,14 @@ export function brandOf(o: object): string {
 }
 
 /**
- * A window or worker global scope: `[Window]` for this realm's window; otherwise any object whose own
+ * A window or worker global scope: `Window` for this realm's window; otherwise any object whose own
  * `self` is a native getter returning the object itself (a worker's scope, another frame's window).
  */
 export function globalScopeLabel(o: object): string | null {
-  if (typeof Window !== 'undefined' && o instanceof Window) return '[Window]';
+  if (typeof Window !== 'undefined' && o instanceof Window) return 'Window';
   const d = gOPD(o, 'self');
   if (!d || !isNativeGetter(d.get) || (d.get as () => unknown).call(o) !== o) return null;
-  return '[' + brandOf(o) + ']';
+  return brandOf(o);
 }
 
 /** More own keys than any platform object has: not worth checking. */
@@ -77,7 +69,7 @@ const MAX_PLATFORM_KEYS = 256;
 
 /**
  * A platform object (its prototype's constructor is native) whose own enumerable properties are all
- * native accessors or native methods, at least one an accessor: `[Location]`, `[PointerEvent]`. Objects
+ * native accessors or native methods, at least one an accessor: `Location`, `PointerEvent`. Objects
  * with data of their own, and instances of page-defined classes, return null and are rendered as objects.
  */
 export function platformObjectLabel(o: object): string | null {
@@ -98,7 +90,7 @@ export function platformObjectLabel(o: object): string | null {
       accessors++;
     }
   }
-  return accessors > 0 ? '[' + brandOf(o) + ']' : null;
+  return accessors > 0 ? brandOf(o) : null;
 }
 
 /** DOM nodes and global scopes (checked before error-likes; platformObjectLabel comes after them). */
