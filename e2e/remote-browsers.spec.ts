@@ -21,7 +21,7 @@ function at(file: string, lineText: string, token: string): { where: string; lin
   return { where: `src/${file}:${index + 1}:${text.indexOf(token, text.indexOf(lineText)) + 1}`, line: index + 1, text };
 }
 
-const spec = (importTest: string) => `
+const spec = (importTest: string, more = '') => `
 ${importTest}
 import { expect } from '@playwright/test';
 
@@ -40,6 +40,17 @@ test('a context the test makes itself', async ({ browser, baseURL, daebug }) => 
   await page.evaluate(() => (window as any).daebugApp.loadProfileLater());
   await expect.poll(() => daebug.errors().length, { timeout: 10000 }).toBeGreaterThan(0);
   await context.close();
+});
+${more}`;
+
+// Runs after another test of the same worker: the default context was made before this test's capture listened.
+const defaultContextTest = `
+test('the default context of the connected browser, in a later test', async ({ browser, daebug }) => {
+  const page = await browser.contexts()[0]!.newPage();
+  await page.goto('http://127.0.0.1:${port}/app/app.html');
+  await page.evaluate(() => (window as any).daebugApp.checkoutLater());
+  await expect.poll(() => daebug.errors().length, { timeout: 10000 }).toBeGreaterThan(0);
+  await page.close();
 });
 `;
 
@@ -94,7 +105,7 @@ interface TraceStep {
  */
 function tracedSteps(run: InlineRunResult): Array<[string, boolean]> {
   const zips = findFiles(path.join(run.dir, 'test-results'), 'trace.zip');
-  if (zips.length !== 2) throw new Error(`expected a trace.zip per test, found ${zips.length}\n${run.output}`);
+  if (zips.length < 2) throw new Error(`expected a trace.zip per test, found ${zips.length}\n${run.output}`);
   return zips.flatMap((zip) => {
     const steps = (readZip(zip).get('test.trace')?.toString('utf8') ?? '')
       .split('\n')
@@ -111,7 +122,7 @@ const thrown = at('pricing.ts', 'const unit = item.product!.price;', 'price;');
 const workerThrow = at('jobs.ts', 'throw new RangeError(', 'new RangeError');
 const rejected = at('api.ts', "throw new Error('profile payload has no id');", 'new Error');
 
-const setups: Array<{ name: string; start: () => Promise<RemoteBrowser>; files: (endpoint: string) => Record<string, string> }> = [
+const setups: Array<{ name: string; start: () => Promise<RemoteBrowser>; files: (endpoint: string) => Record<string, string>; tests: string[] }> = [
   {
     name: 'a Playwright server (run-server, connectOptions)',
     start: startPlaywrightServer,
@@ -119,6 +130,7 @@ const setups: Array<{ name: string; start: () => Promise<RemoteBrowser>; files: 
       'playwright.config.ts': config(`launchOptions: chromiumLaunchOptions(), connectOptions: { wsEndpoint: ${JSON.stringify(endpoint)} },`),
       'remote.spec.ts': spec("import { test } from 'daebug';"),
     }),
+    tests: ['a context the test makes itself', 'page and worker errors'],
   },
   {
     name: 'a Chromium reached with connectOverCDP',
@@ -126,8 +138,9 @@ const setups: Array<{ name: string; start: () => Promise<RemoteBrowser>; files: 
     files: (endpoint) => ({
       'playwright.config.ts': config(''),
       'fixtures.ts': cdpFixtures(endpoint),
-      'remote.spec.ts': spec("import { test } from './fixtures';"),
+      'remote.spec.ts': spec("import { test } from './fixtures';", defaultContextTest),
     }),
+    tests: ['a context the test makes itself', 'page and worker errors', 'the default context of the connected browser, in a later test'],
   },
 ];
 
@@ -150,7 +163,7 @@ for (const setup of setups) {
 
     test('the run passes and reports every test', () => {
       expect(run.exitCode, `${run.output}\n--- browser side ---\n${remote?.output()}`).toBe(0);
-      expect(run.index.tests.map((t: any) => t.title).sort()).toEqual(['a context the test makes itself', 'page and worker errors']);
+      expect(run.index.tests.map((t: any) => t.title).sort()).toEqual(setup.tests);
     });
 
     test('uncaught error, console.error and worker error are captured, source-mapped, with code frames', () => {
@@ -183,6 +196,15 @@ for (const setup of setups) {
       expect(md).toContain(`  > ${rejected.where} in parseProfile`);
       expect(json.diagnostics ?? []).toEqual([]);
     });
+
+    if (setup.tests.includes('the default context of the connected browser, in a later test')) {
+      test("the connected browser's default context is captured in any test of the worker", () => {
+        const { json, md } = byTitle(run, 'the default context of the connected browser, in a later test');
+        const uncaught = json.events.find((e: any) => e.source === 'window.onerror');
+        expect(uncaught.frames[0].original).toMatchObject({ source: 'src/pricing.ts', line: thrown.line, functionName: 'priceOf' });
+        expect(md).toContain(`  > ${thrown.where} in priceOf`);
+      });
+    }
 
     test("daebug's own protocol calls and source-map fetches stay out of the tests' traces", () => {
       const steps = tracedSteps(run);
