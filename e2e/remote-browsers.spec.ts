@@ -43,9 +43,11 @@ test('a context the test makes itself', async ({ browser, baseURL, daebug }) => 
 });
 ${more}`;
 
+const DEFAULT_CONTEXT_TEST = 'the default context of the connected browser, in a later test';
+
 // Runs after another test of the same worker: the default context was made before this test's capture listened.
 const defaultContextTest = `
-test('the default context of the connected browser, in a later test', async ({ browser, daebug }) => {
+test('${DEFAULT_CONTEXT_TEST}', async ({ browser, daebug }) => {
   const page = await browser.contexts()[0]!.newPage();
   await page.goto('http://127.0.0.1:${port}/app/app.html');
   await page.evaluate(() => (window as any).daebugApp.checkoutLater());
@@ -140,7 +142,7 @@ const setups: Array<{ name: string; start: () => Promise<RemoteBrowser>; files: 
       'fixtures.ts': cdpFixtures(endpoint),
       'remote.spec.ts': spec("import { test } from './fixtures';", defaultContextTest),
     }),
-    tests: ['a context the test makes itself', 'page and worker errors', 'the default context of the connected browser, in a later test'],
+    tests: ['a context the test makes itself', 'page and worker errors', DEFAULT_CONTEXT_TEST],
   },
 ];
 
@@ -197,9 +199,9 @@ for (const setup of setups) {
       expect(json.diagnostics ?? []).toEqual([]);
     });
 
-    if (setup.tests.includes('the default context of the connected browser, in a later test')) {
+    if (setup.tests.includes(DEFAULT_CONTEXT_TEST)) {
       test("the connected browser's default context is captured in any test of the worker", () => {
-        const { json, md } = byTitle(run, 'the default context of the connected browser, in a later test');
+        const { json, md } = byTitle(run, DEFAULT_CONTEXT_TEST);
         const uncaught = json.events.find((e: any) => e.source === 'window.onerror');
         expect(uncaught.frames[0].original).toMatchObject({ source: 'src/pricing.ts', line: thrown.line, functionName: 'priceOf' });
         expect(md).toContain(`  > ${thrown.where} in priceOf`);
