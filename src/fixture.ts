@@ -9,6 +9,7 @@ import { ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE } from './model/attachment';
 import { strictFailure, warningAnnotation } from './format/strict-message';
 import { reportPathFor } from './report-path';
 import { enrichRecorder } from './stack/enrich';
+import { openContexts } from './capture/open-contexts';
 
 /** Options that `test.use()` and the config's `use` block accept. */
 export interface DaebugOptions {
@@ -75,6 +76,8 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
       const instrumentation = (playwright as unknown as { _instrumentation?: { addListener(l: object): void; removeListener(l: object): void } })._instrumentation;
       instrumentation?.addListener(listener);
       try {
+        // Contexts that outlived an earlier test (a connectOverCDP browser's default context) are this test's too.
+        for (const context of openContexts(playwright)) await capture.addContext(context);
         await use(capture);
         // Only when the test had no `context` fixture (its contexts were made by hand): a request context of its own.
         let request: Promise<APIRequestContext> | undefined;
