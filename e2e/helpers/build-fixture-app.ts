@@ -10,7 +10,7 @@ const BROKEN: Record<string, { mapUrl: string; mapText?: string }> = {
   'broken-404': { mapUrl: 'missing.js.map' },
   'broken-malformed': { mapUrl: 'broken-malformed.js.map', mapText: '{"version":3,"sources":["../src/cart.ts"],"mappings":"AAAA,' },
   // The fixtures server answers /slow after `ms`, far past daebug's 2 s fetch timeout.
-  'broken-slow': { mapUrl: '/slow?ms=6000' },
+  'broken-slow': { mapUrl: '/slow?ms=30000' },
 };
 
 /**

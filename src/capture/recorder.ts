@@ -18,7 +18,7 @@ export interface EventDraft {
   stack?: string | undefined;
   location?: Location | undefined;
   /** For a console call with an Error argument: where the console call was; `location` is where the Error was thrown. */
-  loggedAt?: Location | undefined;
+  loggedAt?: (Location & { original?: { source: string; line: number; column: number } }) | undefined;
   structured?: boolean | undefined;
   /** The target the event arrived on: its events keep their arrival order on the timeline. */
   stream?: string | undefined;

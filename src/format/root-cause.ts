@@ -66,7 +66,8 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   const where = frame ? frameWhere(frame) : location;
   const lines = ['', `${h}# Root cause`, '', `${code(event.message.split('\n', 1)[0]!.slice(0, 300))} (${code(event.source)} in ${code(event.realm)} at ${event.ts})`, ''];
   if (where) {
-    const loggedAt = event.loggedAt ? `; logged at ${code(`${event.loggedAt.url}:${event.loggedAt.line}`)}` : '';
+    const logged = event.loggedAt?.original ?? (event.loggedAt ? { source: event.loggedAt.url, line: event.loggedAt.line } : undefined);
+    const loggedAt = logged ? `; logged at ${code(`${logged.source}:${logged.line}`)}` : '';
     lines.push(`- Where: ${code(where)}${loggedAt}`);
   } else {
     const top = event.frames?.[0];

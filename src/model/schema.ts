@@ -34,7 +34,12 @@ export const eventSchema = z.object({
   stack: z.string().optional(),
   location: locationSchema.optional(),
   /** For a console call that logged an Error: where the console call was (`location` is where the Error was thrown). */
-  loggedAt: locationSchema.optional(),
+  loggedAt: locationSchema
+    .extend({
+      /** The console call's position in the original source, when the script's source map had it. */
+      original: z.object({ source: z.string(), line: z.number().int(), column: z.number().int() }).optional(),
+    })
+    .optional(),
   jobId: z.string().optional(),
   step: z.string().optional(),
   stepId: z.string().optional(),

@@ -97,6 +97,11 @@ async function explainTarget(target: Target, run: Run): Promise<void> {
   const located = target.frames.map((frame, i) => locate(frame, target.inNode[i] ?? false, run));
   if (target.span?.code) await mapEvaluated(target, located, target.span.code, run);
   target.holder.frames = located.map((l) => l.frame);
+  const loggedAt = 'loggedAt' in target.holder ? target.holder.loggedAt : undefined;
+  if (loggedAt) {
+    const original = locate({ url: loggedAt.url, line: loggedAt.line, column: loggedAt.column }, false, run).frame.original;
+    if (original) loggedAt.original = { source: original.source, line: original.line, column: original.column };
+  }
   if (!target.explain) return;
   const first = located.find((l) => l.frame.userCode);
   if (first?.text) {
@@ -156,6 +161,8 @@ async function lookUpScripts(targets: Target[], maps: SourceMaps, maxScripts: nu
     target.frames.forEach((frame, i) => {
       if (!target.inNode[i] && /^(https?|file):/i.test(frame.url)) urls.add(scriptKey(frame.url));
     });
+    const loggedAt = 'loggedAt' in target.holder ? target.holder.loggedAt : undefined;
+    if (loggedAt && /^(https?|file):/i.test(loggedAt.url)) urls.add(scriptKey(loggedAt.url));
   }
   const scripts = new Map<string, ScriptInfo | undefined>();
   if (!urls.size) return scripts;
