@@ -1,0 +1,123 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DaebugCliUsageError, DaebugError } from '../errors';
+import { errorsCommand, parseLimit } from './errors';
+import { runMcpServer } from './mcp';
+import { EXIT_NO_MATCH, EXIT_USAGE, type CommandOutput } from './output';
+import { showCommand } from './show';
+import { summaryCommand } from './summary';
+import { COMMAND_USAGE, PROGRAM_USAGE } from './usage';
+import { packageVersion } from './version';
+
+export const DEFAULT_DIR = 'reports';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+const GLOBAL_OPTIONS: Options = {
+  dir: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+};
+
+const COMMAND_OPTIONS: Record<string, Options> = {
+  errors: { ...GLOBAL_OPTIONS, limit: { type: 'string' }, test: { type: 'string' }, json: { type: 'boolean' } },
+  summary: { ...GLOBAL_OPTIONS, json: { type: 'boolean' } },
+  show: { ...GLOBAL_OPTIONS, json: { type: 'boolean' } },
+  mcp: { ...GLOBAL_OPTIONS },
+};
+
+const ALL_OPTIONS: Options = Object.assign({}, ...Object.values(COMMAND_OPTIONS)) as Options;
+
+/** Node's parseArgs messages, made to name the command and what it accepts. */
+function usageError(command: string | undefined, error: unknown): DaebugCliUsageError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const message = (error as Error).message;
+  const flag = /'(-[^']*)'/.exec(message)?.[1];
+  const prefix = command ? `daebug ${command}` : 'daebug';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
+    const accepted = Object.keys(COMMAND_OPTIONS[command ?? ''] ?? GLOBAL_OPTIONS).map((name) => `--${name}`).join(', ');
+    return new DaebugCliUsageError(`${prefix}: unknown flag ${flag.split('=')[0]} (accepted: ${accepted}).`);
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return new DaebugCliUsageError(`${prefix}: ${message.replace(/\. To specify.*$/s, '')}.`);
+  return new DaebugCliUsageError(`${prefix}: ${message}`);
+}
+
+function usageOf(command: string | undefined): string {
+  return (command && COMMAND_USAGE[command]) || PROGRAM_USAGE;
+}
+
+interface Parsed {
+  command: string | undefined;
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+function parse(argv: readonly string[]): Parsed {
+  // A first loose pass finds the command, wherever global flags stand; the strict pass then knows its flags.
+  const loose = parseArgs({ args: [...argv], options: ALL_OPTIONS, strict: false, allowPositionals: true });
+  const command = loose.positionals[0];
+  const options = (command && COMMAND_OPTIONS[command]) || GLOBAL_OPTIONS;
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+    return { command, values: values as Parsed['values'], positionals: positionals.slice(1) };
+  } catch (error) {
+    throw usageError(command && COMMAND_OPTIONS[command] ? command : undefined, error);
+  }
+}
+
+async function dispatch(parsed: Parsed): Promise<CommandOutput> {
+  const { command, values, positionals } = parsed;
+  const dir = typeof values['dir'] === 'string' ? values['dir'] : DEFAULT_DIR;
+  const asJson = values['json'] === true;
+  if (values['version']) return { stdout: `${packageVersion()}\n`, stderr: '', exitCode: 0 };
+  if (values['help']) return { stdout: usageOf(command), stderr: '', exitCode: 0 };
+  if (command === undefined) return { stdout: '', stderr: PROGRAM_USAGE, exitCode: EXIT_USAGE };
+  if (!COMMAND_OPTIONS[command]) throw new DaebugCliUsageError(`Unknown command ${JSON.stringify(command)} (accepted: ${Object.keys(COMMAND_OPTIONS).join(', ')}).`);
+  if (command !== 'show' && positionals.length) throw new DaebugCliUsageError(`daebug ${command} takes no argument, got ${JSON.stringify(positionals.join(' '))}.`);
+  switch (command) {
+    case 'errors': {
+      const limit = values['limit'];
+      const test = values['test'];
+      return errorsCommand({ dir, json: asJson, ...(typeof limit === 'string' ? { limit: parseLimit(limit) } : {}), ...(typeof test === 'string' ? { test } : {}) });
+    }
+    case 'summary':
+      return summaryCommand({ dir, json: asJson });
+    case 'show':
+      return showCommand({ dir, json: asJson, query: positionals.join(' ') });
+    default: {
+      await runMcpServer(dir);
+      return { stdout: '', stderr: '', exitCode: 0 };
+    }
+  }
+}
+
+/** The first line of a usage text, printed under a usage error (the whole text is one --help away). */
+function usageLine(command: string | undefined): string {
+  return usageOf(command).split('\n')[0]!;
+}
+
+/** Runs one command line and returns what to print and the exit code; never throws. */
+export async function runCli(argv: readonly string[]): Promise<CommandOutput> {
+  const loose = parseArgs({ args: [...argv], options: ALL_OPTIONS, strict: false, allowPositionals: true });
+  const command = loose.positionals[0] !== undefined && COMMAND_OPTIONS[loose.positionals[0]] ? loose.positionals[0] : undefined;
+  try {
+    return await dispatch(parse(argv));
+  } catch (error) {
+    if (error instanceof DaebugCliUsageError) return { stdout: '', stderr: `${error.message}\n${usageLine(command)}\n`, exitCode: EXIT_USAGE };
+    // No reports is the normal state before a first run: said plainly, without an error code.
+    if (error instanceof DaebugError && error.code === 'DAEBUG_NO_REPORTS') return { stdout: '', stderr: `${error.message}\n`, exitCode: EXIT_USAGE };
+    if (error instanceof DaebugError) return { stdout: '', stderr: `${error.code}: ${error.message}\n`, exitCode: EXIT_NO_MATCH };
+    return { stdout: '', stderr: `daebug: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`, exitCode: EXIT_NO_MATCH };
+  }
+}
+
+/** The `daebug` program: prints and sets the exit code (without process.exit, so piped output is not cut). */
+export async function main(argv: readonly string[]): Promise<void> {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    // `npx daebug errors | head` closes the pipe early: that is not an error of daebug's.
+    if (error.code !== 'EPIPE') throw error;
+  });
+  const output = await runCli(argv);
+  if (output.stdout) process.stdout.write(output.stdout);
+  if (output.stderr) process.stderr.write(output.stderr);
+  process.exitCode = output.exitCode;
+}
