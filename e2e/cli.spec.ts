@@ -45,6 +45,15 @@ test('clean page', async ({ page, daebug }) => {
   await daebug.settle();
 });
 
+test.describe(() => {
+  test.use({ daebugIgnore: ['known noise'] });
+  test('known noise', async ({ page, daebug }) => {
+    await page.goto('/index.html');
+    await page.evaluate(() => console.error('known noise from a library'));
+    await daebug.settle();
+  });
+});
+
 test('noisy console', async ({ page, daebug }) => {
   await page.goto('/index.html');
   await page.evaluate(() => { for (let i = 1; i <= 25; i++) console.error('noise ' + i); });
@@ -102,7 +111,8 @@ test('errors: the 20 most recent by default, oldest first, with original locatio
   expect(result.stdout.split('\n---\n')).toHaveLength(21);
 
   const all = daebug(['errors', '--limit', '100'], run.dir).stdout;
-  const blocks = all.split(/^---$/m).map((b) => b.trim()).filter(Boolean);
+  const blocks = all.split(/^---$/m).map((b) => b.trim()).filter((b) => b.startsWith('Error: '));
+  expect(all.trimEnd().split('\n').at(-1)).toBe('(1 expected error, matching daebugIgnore or daebug.expectError, left out: --expected lists them)');
   expect(blocks).toHaveLength(28);
   const uncaught = blocks.find((b) => b.includes('(window.onerror in page)'))!;
   const lines = uncaught.split('\n');
@@ -154,6 +164,13 @@ test('errors --limit, --test with text and /regex/, and the empty answer', () =>
   expect(none.exitCode).toBe(0);
   expect(none.stdout).toBe('No JavaScript errors captured\n');
 
+  // Errors the test declared expected are counted, and listed only with --expected.
+  const noise = daebug(['errors', '--test', 'known noise'], run.dir);
+  expect(noise.stdout).toBe('No JavaScript errors captured in tests matching "known noise"\n(1 expected error, matching daebugIgnore or daebug.expectError, left out: --expected lists them)\n');
+  const withExpected = daebug(['errors', '--test', 'known noise', '--expected'], run.dir);
+  expect(errorLines(withExpected.stdout)).toEqual(['Error: known noise from a library']);
+  expect(withExpected.stdout).toContain('(console.error in page, expected by the test)');
+
   const badRegex = daebug(['errors', '--test', '/(/'], run.dir);
   expect(badRegex.exitCode).toBe(2);
   expect(badRegex.stderr).toContain('--test "/(/" is not a valid regular expression');
@@ -182,18 +199,19 @@ test('summary: a compact table, tests with unexpected errors first; --json by su
   const result = daebug(['summary'], run.dir);
   expect(result.exitCode, result.stderr).toBe(0);
   const lines = result.stdout.split('\n');
-  expect(lines[0]).toMatch(/^Run passed \(updated .+\): 5 tests, 4 with unexpected errors, 0 not as expected\.$/);
+  expect(lines[0]).toMatch(/^Run passed \(updated .+\): 6 tests, 4 with unexpected errors, 0 not as expected\.$/);
   expect(lines[2]).toMatch(/^status\s+unexpected\s+errors\s+console\s+test\s+report$/);
-  const rows = lines.slice(3, 8);
+  const rows = lines.slice(3, 9);
   expect(rows[0]).toMatch(/^passed\s+25\s+25\s+25\s+shop\.spec\.ts › noisy console\s+shop-noisy-console-[0-9a-f]{8}\.md$/);
   expect(rows[4]).toMatch(/^passed\s+0\s+0\s+1\s+shop\.spec\.ts › clean page\s+shop-clean-page-[0-9a-f]{8}\.md$/);
+  expect(rows[5]).toMatch(/^passed\s+0\s+1\s+1\s+shop\.spec\.ts › known noise\s+shop-known-noise-[0-9a-f]{8}\.md$/);
   // Columns line up: every row's report starts where the header's does.
   const reportColumn = lines[2]!.indexOf('report');
   for (const row of rows) expect(row.slice(reportColumn)).toMatch(/^shop-.*\.md$/);
 
   const json = summaryOutputSchema.parse(JSON.parse(daebug(['summary', '--json'], run.dir).stdout));
   expect(json.status).toBe('passed');
-  expect(json.tests.map((t) => t.summary.unexpected)).toEqual([25, 1, 1, 1, 0]);
+  expect(json.tests.map((t) => t.summary.unexpected)).toEqual([25, 1, 1, 1, 0, 0]);
 });
 
 test('show: by title, slug or file; several matches are listed; --json prints the report', () => {
@@ -213,7 +231,7 @@ test('show: by title, slug or file; several matches are listed; --json prints th
   expect(several.stdout).toMatch(/^ {2}shop\.spec\.ts › checkout › logs a caught error {2}→ {2}shop-checkout-logs-a-caught-error-[0-9a-f]{8}$/m);
   const byFile = daebug(['show', 'shop.spec.ts'], run.dir);
   expect(byFile.exitCode).toBe(1);
-  expect(byFile.stdout.split('\n')[0]).toBe('5 tests match "shop.spec.ts"; name one by its report:');
+  expect(byFile.stdout.split('\n')[0]).toBe('6 tests match "shop.spec.ts"; name one by its report:');
 
   const severalJson = showMatchesOutputSchema.parse(JSON.parse(daebug(['show', '--json', '/checkout/'], run.dir).stdout));
   expect(severalJson.matches.map((m) => m.title).sort()).toEqual(['logs a caught error', 'throws in the background']);
@@ -262,7 +280,7 @@ test('an unreadable report is a one-line diagnostic on stderr, not a crash', () 
   const noIndex = daebug(['summary', '--dir', dir], run.dir);
   expect(noIndex.exitCode).toBe(0);
   expect(noIndex.stderr).toContain(`daebug: ${path.join(dir, 'index.json')} is not valid JSON`);
-  expect(noIndex.stdout.split('\n')[0]).toBe('Run status unknown (no valid index.json): 4 tests, 3 with unexpected errors, 0 not as expected.');
+  expect(noIndex.stdout.split('\n')[0]).toBe('Run status unknown (no valid index.json): 5 tests, 3 with unexpected errors, 0 not as expected.');
 });
 
 test('usage: --help and --version, unknown command or flag exit 2 naming it', () => {

@@ -68,23 +68,29 @@ export interface CollectErrorsOptions {
   /** The reports folder as given, prefixed to report paths. */
   dir: string;
   limit: number;
+  /** Also list errors that matched `daebugIgnore` or `daebug.expectError`. @default false */
+  includeExpected?: boolean;
 }
 
 /**
  * The most recent `limit` errors across the reports (every attempt of each test), by event time, returned
- * oldest first. Ties keep the reports' own order.
+ * oldest first. Ties keep the reports' own order. Expected errors (the test said so) are only counted unless
+ * `includeExpected`.
  */
 export function collectErrors(files: readonly ReportFile[], options: CollectErrorsOptions): ErrorsOutput {
   const all: { at: number; error: CliError }[] = [];
+  let expectedLeftOut = 0;
   for (const { row, report } of files) {
     const test = cliTest(options.dir, row);
     for (const attempt of [...(report.attempts ?? []), report]) {
       for (const event of attempt.events) {
-        if (isErrorEvent(event)) all.push({ at: Date.parse(event.time), error: toCliError(event, attempt.test.retry, test) });
+        if (!isErrorEvent(event)) continue;
+        if (event.expected && !options.includeExpected) expectedLeftOut++;
+        else all.push({ at: Date.parse(event.time), error: toCliError(event, attempt.test.retry, test) });
       }
     }
   }
   // Array.prototype.sort is stable: equal times stay in report order.
   all.sort((a, b) => (Number.isNaN(a.at) || Number.isNaN(b.at) ? 0 : a.at - b.at));
-  return { dir: options.dir, total: all.length, limit: options.limit, errors: all.slice(Math.max(0, all.length - options.limit)).map((e) => e.error) };
+  return { dir: options.dir, total: all.length, limit: options.limit, expectedLeftOut, errors: all.slice(Math.max(0, all.length - options.limit)).map((e) => e.error) };
 }

@@ -14,6 +14,8 @@ export interface ErrorsCommandOptions {
   /** Text or `/regex/flags` matched against the test's title path, file or report name. */
   test?: string;
   json?: boolean;
+  /** Also list errors that matched `daebugIgnore` or `daebug.expectError`. @default false */
+  expected?: boolean;
 }
 
 export function parseLimit(raw: string | number | undefined, flag = '--limit'): number {
@@ -30,6 +32,6 @@ export function errorsCommand(options: ErrorsCommandOptions): CommandOutput {
   const folder = readReportsFolder(options.dir);
   if (!folder.rows.length) throw new DaebugNoReportsError(options.dir);
   const rows = query ? folder.rows.filter((row) => matchesTest(query, row)) : folder.rows;
-  const output = collectErrors(readReportsOf(folder, rows), { dir: options.dir, limit });
+  const output = collectErrors(readReportsOf(folder, rows), { dir: options.dir, limit, includeExpected: options.expected ?? false });
   return { stdout: options.json ? json(output) : formatErrors(output, options.test), stderr: lines(folder.diagnostics), exitCode: 0 };
 }

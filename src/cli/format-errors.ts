@@ -1,4 +1,5 @@
 import type { CliError, ErrorsOutput } from './schema';
+import { titlePathText } from './test-query';
 
 export const NO_ERRORS = 'No JavaScript errors captured';
 
@@ -19,22 +20,29 @@ export function stackFrames(stack: string, message: string): string[] {
 export function formatErrorBlock(error: CliError): string {
   const lines = [`Error: ${error.message}`];
   if (error.location) lines.push(`  at ${error.location.file}:${error.location.line}:${error.location.column}`);
-  if (error.originalStack) lines.push(...stackFrames(error.originalStack, error.message));
-  else if (error.stack) lines.push(...stackFrames(error.stack, error.message));
+  const frames = error.originalStack ? stackFrames(error.originalStack, error.message) : error.stack ? stackFrames(error.stack, error.message) : [];
+  // An anonymous top frame would only repeat the location line.
+  if (error.location && frames[0]?.trim() === lines[1]?.trim()) frames.shift();
+  lines.push(...frames);
   if (error.hint) lines.push(...error.hint.split('\n').map((line, i) => (i ? `        ${line}` : `  hint: ${line}`)));
-  const titlePath = error.test.titlePath.length ? error.test.titlePath.join(' › ') : error.test.title;
-  lines.push(`  test: ${titlePath}${error.test.project ? ` [${error.test.project}]` : ''}${error.retry ? ` (retry ${error.retry})` : ''}`);
-  lines.push(`  time: ${error.time} (${error.source} in ${error.realm}${error.expected ? ', expected: matches daebugIgnore' : ''})`);
+  lines.push(`  test: ${titlePathText(error.test)}${error.test.project ? ` [${error.test.project}]` : ''}${error.retry ? ` (retry ${error.retry})` : ''}`);
+  lines.push(`  time: ${error.time} (${error.source} in ${error.realm}${error.expected ? ', expected by the test' : ''})`);
   lines.push(`  report: ${error.test.markdown}`);
   lines.push('---');
   return lines.join('\n');
 }
 
+function expectedNote(count: number): string[] {
+  if (!count) return [];
+  return [`(${count} expected ${count === 1 ? 'error' : 'errors'}, matching daebugIgnore or daebug.expectError, left out: --expected lists them)`];
+}
+
 /** `daebug errors` text: the chosen errors oldest first, a first line when older ones were left out. */
 export function formatErrors(output: ErrorsOutput, testFilter?: string): string {
-  if (!output.errors.length) return `${NO_ERRORS}${testFilter === undefined ? '' : ` in tests matching ${JSON.stringify(testFilter)}`}\n`;
+  if (!output.errors.length) return [`${NO_ERRORS}${testFilter === undefined ? '' : ` in tests matching ${JSON.stringify(testFilter)}`}`, ...expectedNote(output.expectedLeftOut)].join('\n') + '\n';
   const lines: string[] = [];
   if (output.total > output.errors.length) lines.push(`The ${output.errors.length} most recent of ${output.total} errors, oldest first (--limit ${output.limit}):`, '');
   for (const error of output.errors) lines.push(formatErrorBlock(error));
+  lines.push(...expectedNote(output.expectedLeftOut));
   return lines.join('\n') + '\n';
 }

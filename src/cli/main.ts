@@ -19,7 +19,7 @@ const GLOBAL_OPTIONS: Options = {
 };
 
 const COMMAND_OPTIONS: Record<string, Options> = {
-  errors: { ...GLOBAL_OPTIONS, limit: { type: 'string' }, test: { type: 'string' }, json: { type: 'boolean' } },
+  errors: { ...GLOBAL_OPTIONS, limit: { type: 'string' }, test: { type: 'string' }, expected: { type: 'boolean' }, json: { type: 'boolean' } },
   summary: { ...GLOBAL_OPTIONS, json: { type: 'boolean' } },
   show: { ...GLOBAL_OPTIONS, json: { type: 'boolean' } },
   mcp: { ...GLOBAL_OPTIONS },
@@ -77,7 +77,7 @@ async function dispatch(parsed: Parsed): Promise<CommandOutput> {
     case 'errors': {
       const limit = values['limit'];
       const test = values['test'];
-      return errorsCommand({ dir, json: asJson, ...(typeof limit === 'string' ? { limit: parseLimit(limit) } : {}), ...(typeof test === 'string' ? { test } : {}) });
+      return errorsCommand({ dir, json: asJson, expected: values['expected'] === true, ...(typeof limit === 'string' ? { limit: parseLimit(limit) } : {}), ...(typeof test === 'string' ? { test } : {}) });
     }
     case 'summary':
       return summaryCommand({ dir, json: asJson });

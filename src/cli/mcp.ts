@@ -44,11 +44,12 @@ export async function runMcpServer(dir: string): Promise<void> {
       description: `The most recent JavaScript errors the browser had during the Playwright tests (uncaught errors, unhandled rejections, console.error, crashes), oldest first, each with its original source location, stack, test and report file. Same text as \`npx daebug errors\`. Says "No JavaScript errors captured" when there are none. Reads ${dir}/.`,
       inputSchema: {
         limit: z.number().int().min(1).default(DEFAULT_ERRORS_LIMIT).describe(`Maximum number of recent errors to return (default ${DEFAULT_ERRORS_LIMIT})`),
-        test: z.string().optional().describe("Only tests whose title path, spec file or report name contains this text, or matches /regex/flags"),
+        test: z.string().optional().describe('Only tests whose title path, spec file or report name contains this text, or matches /regex/flags'),
+        expected: z.boolean().optional().describe('Also list errors the tests declared expected (daebugIgnore, daebug.expectError); by default they are only counted'),
       },
       annotations: { readOnlyHint: true },
     },
-    async ({ limit, test }) => toolResult(() => errorsCommand({ dir, limit, ...(test === undefined ? {} : { test }) })),
+    async ({ limit, test, expected }) => toolResult(() => errorsCommand({ dir, limit, expected: expected ?? false, ...(test === undefined ? {} : { test }) })),
   );
   server.registerTool(
     'daebug_list_tests',

@@ -49,9 +49,11 @@ export const cliErrorSchema = z.object({
 /** `daebug errors --json`. */
 export const errorsOutputSchema = z.object({
   dir: z.string(),
-  /** Errors that matched `--test` (all errors without it). */
+  /** Errors listed or left out by `limit`: those of tests matching `--test`, without expected ones unless `--expected`. */
   total: z.number().int(),
   limit: z.number().int(),
+  /** Errors that matched `daebugIgnore` or `daebug.expectError`, counted but not listed (`--expected` lists them). */
+  expectedLeftOut: z.number().int(),
   /** The most recent `limit` errors, oldest first. */
   errors: z.array(cliErrorSchema),
 });

@@ -14,9 +14,10 @@ export function parseTestQuery(raw: string, flag = '--test'): TestQuery {
   }
 }
 
-/** `file › describe › title`, the way reports and the index show a test. */
+/** `file › describe › title`, the way reports and the index show a test; an anonymous describe adds nothing. */
 export function titlePathText(row: Pick<IndexEntryData, 'titlePath' | 'title'>): string {
-  return row.titlePath.length ? row.titlePath.join(' › ') : row.title;
+  const titles = row.titlePath.filter(Boolean);
+  return titles.length ? titles.join(' › ') : row.title;
 }
 
 /** Whether the test's title path, file or report name matches. */

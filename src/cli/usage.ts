@@ -26,7 +26,7 @@ ${EXIT_CODES}
 `;
 
 export const COMMAND_USAGE: Record<string, string> = {
-  errors: `Usage: npx daebug errors [--limit 20] [--test <text or /regex/>] [--json] [--dir reports]
+  errors: `Usage: npx daebug errors [--limit 20] [--test <text or /regex/>] [--expected] [--json] [--dir reports]
 
 The most recent errors across all tests (uncaught errors, unhandled rejections, console.error, crashes),
 oldest first. Each error is a block: Error: <message>, at <original file:line:col>, the stack, the test,
@@ -35,6 +35,7 @@ the time and its report, then ---. Says "No JavaScript errors captured" when the
 Flags:
   --limit <n>     how many of the most recent errors (default 20)
   --test <query>  only tests whose title path, file or report name contains the text, or matches /regex/flags
+  --expected      also list errors the tests expected (daebugIgnore, daebug.expectError); by default they are only counted
   --json          JSON described by errorsOutputSchema (daebug/cli)
 ${GLOBAL}
 

@@ -63,6 +63,14 @@ describe('collectErrors', () => {
     errorsOutputSchema.parse(two);
   });
 
+  it('counts expected errors without listing them, unless asked to', () => {
+    const files = [reportFile('one', [event('ignored', at(1), { expected: true, unexpected: false }), event('real', at(2))])];
+    const plain = collectErrors(files, { dir: 'r', limit: 20 });
+    assert.deepEqual([plain.errors.map((e) => e.message), plain.total, plain.expectedLeftOut], [['real'], 1, 1]);
+    const all = collectErrors(files, { dir: 'r', limit: 20, includeExpected: true });
+    assert.deepEqual([all.errors.map((e) => e.message), all.total, all.expectedLeftOut], [['ignored', 'real'], 2, 0]);
+  });
+
   it('counts what summary.errors counts: thrown errors, crashes, error-level console calls', () => {
     assert.equal(isErrorEvent(event('x', at(1))), true);
     assert.equal(isErrorEvent(event('x', at(1), { type: 'error', source: 'page.crash', level: 'error' })), true);
@@ -112,7 +120,12 @@ describe('formatErrors', () => {
     assert.match(text, /\n {4}at f \(src\/a\.ts:2:3\)\n {2}hint: Please check:\n {8}- one\n/);
     assert.doesNotMatch(text, /raw/);
     assert.match(text, /test: shop\.spec\.ts › cart › buys \(retry 1\)/);
-    assert.match(text, /\(window\.onerror in page, expected: matches daebugIgnore\)/);
+    assert.match(text, /\(window\.onerror in page, expected by the test\)/);
+  });
+
+  it('leaves out an anonymous top frame that only repeats the location line', () => {
+    const text = formatErrorBlock(cliError({ location: { file: 'http://h/a.js', line: 6, column: 49, mapped: false }, stack: 'Error: x\n    at http://h/a.js:6:49\n    at g (http://h/a.js:9:1)' }));
+    assert.deepEqual(text.split('\n').slice(1, 3), ['  at http://h/a.js:6:49', '    at g (http://h/a.js:9:1)']);
   });
 
   it('keeps Firefox-shaped stacks and drops a stack that only repeats the message', () => {
@@ -121,11 +134,11 @@ describe('formatErrors', () => {
   });
 
   it('says the seed sentence when there is nothing, and how many were left out otherwise', () => {
-    assert.equal(formatErrors({ dir: 'r', total: 0, limit: 20, errors: [] }), `${NO_ERRORS}\n`);
-    assert.equal(formatErrors({ dir: 'r', total: 0, limit: 20, errors: [] }, 'cart'), `${NO_ERRORS} in tests matching "cart"\n`);
-    const text = formatErrors({ dir: 'r', total: 5, limit: 1, errors: [cliError()] });
+    assert.equal(formatErrors({ dir: 'r', total: 0, limit: 20, expectedLeftOut: 0, errors: [] }), `${NO_ERRORS}\n`);
+    assert.equal(formatErrors({ dir: 'r', total: 0, limit: 20, expectedLeftOut: 0, errors: [] }, 'cart'), `${NO_ERRORS} in tests matching "cart"\n`);
+    const text = formatErrors({ dir: 'r', total: 5, limit: 1, expectedLeftOut: 2, errors: [cliError()] });
     assert.equal(text.split('\n')[0], 'The 1 most recent of 5 errors, oldest first (--limit 1):');
-    assert.ok(text.endsWith('---\n'));
+    assert.ok(text.endsWith('---\n(2 expected errors, matching daebugIgnore or daebug.expectError, left out: --expected lists them)\n'));
   });
 });
 
