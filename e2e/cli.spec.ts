@@ -218,7 +218,7 @@ test('show: by title, slug or file; several matches are listed; --json prints th
   const report = reportOf('profile rejects');
   const slug = report.markdownFile.replace(/\.md$/, '');
   const markdown = fs.readFileSync(path.join(run.reportsDir, report.markdownFile), 'utf8');
-  for (const query of ['profile rejects', slug, report.markdownFile, 'shop.spec.ts › profile rejects']) {
+  for (const query of ['profile rejects', slug, report.markdownFile, `reports/${report.markdownFile}`, 'shop.spec.ts › profile rejects']) {
     const result = daebug(['show', query], run.dir);
     expect(result.exitCode, `${query}: ${result.stderr}`).toBe(0);
     expect(result.stdout).toBe(markdown);

@@ -29,11 +29,12 @@ export function matchesTest(query: TestQuery, row: IndexEntryData): boolean {
 
 /**
  * The tests `daebug show <query>` names, most precise first: a report name (slug, with or without `.md` or
- * `.json`), an exact title or title path, a spec file (or `file:line`), then `matchesTest`. The first kind
+ * `.json`, or the report's path), an exact title or title path, a spec file (or `file:line`), then `matchesTest`. The first kind
  * that matches anything wins, so an exact title is not ambiguous with longer titles that contain it.
  */
 export function findTests(rows: readonly IndexEntryData[], raw: string): IndexEntryData[] {
-  const slug = raw.replace(/\.(md|json)$/, '');
+  // The `report:` line of `daebug errors` names the file with its folder: that works as a query too.
+  const slug = /\.(md|json)$/.test(raw) ? raw.replace(/^.*[\\/]/, '').replace(/\.(md|json)$/, '') : raw;
   const byKind: ((row: IndexEntryData) => boolean)[] = [
     (row) => row.markdown.replace(/\.md$/, '') === slug || row.json.replace(/\.json$/, '') === slug,
     (row) => row.title === raw || titlePathText(row) === raw,

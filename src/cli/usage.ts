@@ -54,9 +54,9 @@ ${EXIT_CODES}
 `,
   show: `Usage: npx daebug show <test title, report name or spec file> [--json] [--dir reports]
 
-Prints one test's Markdown report. The query is matched as a report name (slug, with or without .md),
-an exact title or title path, a spec file (or file:line), then as text or /regex/ in the title path.
-When several tests match, lists them (exit 1).
+Prints one test's Markdown report. The query is matched, most precise first, as a report name (slug,
+with or without .md, or the report path daebug errors prints), an exact title or title path, a spec file
+(or file:line), then as text or /regex/ in the title path. When several tests match, lists them (exit 1).
 
 Flags:
   --json          the JSON report (reportSchema) instead; several matches as showMatchesOutputSchema

@@ -177,6 +177,7 @@ describe('test queries', () => {
     const rows = [row('buy'), row('buy twice'), row('other', { file: 'b.spec.ts', titlePath: ['b.spec.ts', 'other'] })];
     assert.deepEqual(findTests(rows, 'buy').map((r) => r.title), ['buy']);
     assert.deepEqual(findTests(rows, 'a-buy-twice-0000abcd.md').map((r) => r.title), ['buy twice']);
+    assert.deepEqual(findTests(rows, 'reports/a-buy-twice-0000abcd.md').map((r) => r.title), ['buy twice']);
     assert.deepEqual(findTests(rows, 'b.spec.ts').map((r) => r.title), ['other']);
     assert.deepEqual(findTests(rows, 'BUY').map((r) => r.title), ['buy', 'buy twice']);
     assert.deepEqual(findTests(rows, 'nothing'), []);
