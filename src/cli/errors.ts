@@ -1,7 +1,7 @@
 import { DaebugCliUsageError, DaebugNoReportsError } from '../errors';
 import { collectErrors } from './collect-errors';
 import { formatErrors } from './format-errors';
-import { json, lines, type CommandOutput } from './output';
+import { diagnosticText, EXIT_OK, jsonText, type CommandOutput } from './output';
 import { readReportsFolder, readReportsOf } from './read-reports';
 import { matchesTest, parseTestQuery } from './test-query';
 
@@ -33,5 +33,5 @@ export function errorsCommand(options: ErrorsCommandOptions): CommandOutput {
   if (!folder.rows.length) throw new DaebugNoReportsError(options.dir);
   const rows = query ? folder.rows.filter((row) => matchesTest(query, row)) : folder.rows;
   const output = collectErrors(readReportsOf(folder, rows), { dir: options.dir, limit, includeExpected: options.expected ?? false });
-  return { stdout: options.json ? json(output) : formatErrors(output, options.test), stderr: lines(folder.diagnostics), exitCode: 0 };
+  return { stdout: options.json ? jsonText(output) : formatErrors(output, options.test), stderr: diagnosticText(folder.diagnostics), exitCode: EXIT_OK };
 }

@@ -1,8 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { DaebugCliUsageError, DaebugError } from '../errors';
+import { DaebugCliUsageError } from '../errors';
 import { errorsCommand, parseLimit } from './errors';
 import { runMcpServer } from './mcp';
-import { EXIT_NO_MATCH, EXIT_USAGE, type CommandOutput } from './output';
+import { errorOutput, EXIT_OK, EXIT_USAGE, type CommandOutput } from './output';
 import { showCommand } from './show';
 import { summaryCommand } from './summary';
 import { COMMAND_USAGE, PROGRAM_USAGE } from './usage';
@@ -51,16 +51,19 @@ interface Parsed {
   positionals: string[];
 }
 
+/** The command word, wherever global flags stand: a loose pass that knows every flag that takes a value. */
+function commandOf(argv: readonly string[]): string | undefined {
+  return parseArgs({ args: [...argv], options: ALL_OPTIONS, strict: false, allowPositionals: true }).positionals[0];
+}
+
 function parse(argv: readonly string[]): Parsed {
-  // A first loose pass finds the command, wherever global flags stand; the strict pass then knows its flags.
-  const loose = parseArgs({ args: [...argv], options: ALL_OPTIONS, strict: false, allowPositionals: true });
-  const command = loose.positionals[0];
-  const options = (command && COMMAND_OPTIONS[command]) || GLOBAL_OPTIONS;
+  const command = commandOf(argv);
+  if (command !== undefined && !COMMAND_OPTIONS[command]) throw new DaebugCliUsageError(`Unknown command ${JSON.stringify(command)} (accepted: ${Object.keys(COMMAND_OPTIONS).join(', ')}).`);
   try {
-    const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+    const { values, positionals } = parseArgs({ args: [...argv], options: (command && COMMAND_OPTIONS[command]) || GLOBAL_OPTIONS, strict: true, allowPositionals: true });
     return { command, values: values as Parsed['values'], positionals: positionals.slice(1) };
   } catch (error) {
-    throw usageError(command && COMMAND_OPTIONS[command] ? command : undefined, error);
+    throw usageError(command, error);
   }
 }
 
@@ -68,10 +71,9 @@ async function dispatch(parsed: Parsed): Promise<CommandOutput> {
   const { command, values, positionals } = parsed;
   const dir = typeof values['dir'] === 'string' ? values['dir'] : DEFAULT_DIR;
   const asJson = values['json'] === true;
-  if (values['version']) return { stdout: `${packageVersion()}\n`, stderr: '', exitCode: 0 };
-  if (values['help']) return { stdout: usageOf(command), stderr: '', exitCode: 0 };
+  if (values['version']) return { stdout: `${packageVersion()}\n`, stderr: '', exitCode: EXIT_OK };
+  if (values['help']) return { stdout: usageOf(command), stderr: '', exitCode: EXIT_OK };
   if (command === undefined) return { stdout: '', stderr: PROGRAM_USAGE, exitCode: EXIT_USAGE };
-  if (!COMMAND_OPTIONS[command]) throw new DaebugCliUsageError(`Unknown command ${JSON.stringify(command)} (accepted: ${Object.keys(COMMAND_OPTIONS).join(', ')}).`);
   if (command !== 'show' && positionals.length) throw new DaebugCliUsageError(`daebug ${command} takes no argument, got ${JSON.stringify(positionals.join(' '))}.`);
   switch (command) {
     case 'errors': {
@@ -83,10 +85,11 @@ async function dispatch(parsed: Parsed): Promise<CommandOutput> {
       return summaryCommand({ dir, json: asJson });
     case 'show':
       return showCommand({ dir, json: asJson, query: positionals.join(' ') });
-    default: {
+    case 'mcp':
       await runMcpServer(dir);
-      return { stdout: '', stderr: '', exitCode: 0 };
-    }
+      return { stdout: '', stderr: '', exitCode: EXIT_OK };
+    default:
+      throw new DaebugCliUsageError(`Unknown command ${JSON.stringify(command)}.`);
   }
 }
 
@@ -97,16 +100,14 @@ function usageLine(command: string | undefined): string {
 
 /** Runs one command line and returns what to print and the exit code; never throws. */
 export async function runCli(argv: readonly string[]): Promise<CommandOutput> {
-  const loose = parseArgs({ args: [...argv], options: ALL_OPTIONS, strict: false, allowPositionals: true });
-  const command = loose.positionals[0] !== undefined && COMMAND_OPTIONS[loose.positionals[0]] ? loose.positionals[0] : undefined;
+  const word = commandOf(argv);
+  const command = word !== undefined && COMMAND_OPTIONS[word] ? word : undefined;
   try {
     return await dispatch(parse(argv));
   } catch (error) {
-    if (error instanceof DaebugCliUsageError) return { stdout: '', stderr: `${error.message}\n${usageLine(command)}\n`, exitCode: EXIT_USAGE };
-    // No reports is the normal state before a first run: said plainly, without an error code.
-    if (error instanceof DaebugError && error.code === 'DAEBUG_NO_REPORTS') return { stdout: '', stderr: `${error.message}\n`, exitCode: EXIT_USAGE };
-    if (error instanceof DaebugError) return { stdout: '', stderr: `${error.code}: ${error.message}\n`, exitCode: EXIT_NO_MATCH };
-    return { stdout: '', stderr: `daebug: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`, exitCode: EXIT_NO_MATCH };
+    const output = errorOutput(error);
+    if (error instanceof DaebugCliUsageError) output.stderr += `${usageLine(command)}\n`;
+    return output;
   }
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DaebugCliUsageError, DaebugError, DaebugMcpSdkMissingError } from '../errors';
+import { DaebugMcpSdkMissingError } from '../errors';
 import { DEFAULT_ERRORS_LIMIT, errorsCommand } from './errors';
-import type { CommandOutput } from './output';
+import { errorOutput, type CommandOutput } from './output';
 import { showCommand } from './show';
 import { summaryCommand } from './summary';
 import { packageVersion } from './version';
@@ -26,8 +26,7 @@ function toolResult(run: () => CommandOutput) {
   try {
     output = run();
   } catch (error) {
-    if (!(error instanceof DaebugError)) throw error;
-    output = { stdout: '', stderr: `${error.message}\n`, exitCode: error instanceof DaebugCliUsageError || error.code === 'DAEBUG_NO_REPORTS' ? 2 : 1 };
+    output = errorOutput(error);
   }
   const text = [output.stdout, output.stderr].filter(Boolean).join('\n').trimEnd();
   return { content: [{ type: 'text' as const, text }], isError: output.exitCode !== 0 };

@@ -1,7 +1,7 @@
 import { DaebugCliUsageError, DaebugNoReportsError } from '../errors';
 import type { IndexEntryData } from '../model/run-index';
 import { cliTest } from './collect-errors';
-import { EXIT_NO_MATCH, json, lines, type CommandOutput } from './output';
+import { diagnosticText, EXIT_NO_MATCH, EXIT_OK, jsonText, type CommandOutput } from './output';
 import { readMarkdown, readReport, readReportsFolder } from './read-reports';
 import type { ShowMatchesOutput } from './schema';
 import { findTests, titlePathText } from './test-query';
@@ -27,11 +27,16 @@ export function showCommand(options: ShowCommandOptions): CommandOutput {
   const matches = findTests(folder.rows, options.query);
   const row = matches.length === 1 ? matches[0] : undefined;
   if (!row) {
-    const output: ShowMatchesOutput = { query: options.query, matches: matches.map((m) => cliTest(options.dir, m)) };
+    if (options.json) {
+      const output: ShowMatchesOutput = { query: options.query, matches: matches.map((m) => cliTest(options.dir, m)) };
+      return { stdout: jsonText(output), stderr: diagnosticText(folder.diagnostics), exitCode: EXIT_NO_MATCH };
+    }
     const text = formatMatches(options.query, matches, options.dir);
-    return options.json ? { stdout: json(output), stderr: lines(folder.diagnostics), exitCode: EXIT_NO_MATCH } : { stdout: matches.length ? text : '', stderr: lines(folder.diagnostics) + (matches.length ? '' : text), exitCode: EXIT_NO_MATCH };
+    // Several matches are an answer to read (stdout); no match is an error message (stderr).
+    return matches.length ? { stdout: text, stderr: diagnosticText(folder.diagnostics), exitCode: EXIT_NO_MATCH } : { stdout: '', stderr: diagnosticText(folder.diagnostics) + text, exitCode: EXIT_NO_MATCH };
   }
-  const text = options.json ? readReport(options.dir, row.json, folder.diagnostics) : readMarkdown(folder, row);
-  if (text === undefined) return { stdout: '', stderr: lines(folder.diagnostics), exitCode: EXIT_NO_MATCH };
-  return { stdout: typeof text === 'string' ? text : json(text), stderr: lines(folder.diagnostics), exitCode: 0 };
+  const report = options.json ? readReport(options.dir, row.json, folder.diagnostics) : undefined;
+  const text = options.json ? report && jsonText(report) : readMarkdown(folder, row);
+  if (text === undefined) return { stdout: '', stderr: diagnosticText(folder.diagnostics), exitCode: EXIT_NO_MATCH };
+  return { stdout: text, stderr: diagnosticText(folder.diagnostics), exitCode: EXIT_OK };
 }

@@ -1,6 +1,6 @@
 import { DaebugNoReportsError } from '../errors';
 import { formatSummary, summaryOrder } from './format-summary';
-import { json, lines, type CommandOutput } from './output';
+import { diagnosticText, EXIT_OK, jsonText, type CommandOutput } from './output';
 import { readReportsFolder } from './read-reports';
 import type { SummaryOutput } from './schema';
 
@@ -18,5 +18,5 @@ export function summaryCommand(options: SummaryCommandOptions): CommandOutput {
     output.status = folder.index.status;
     output.updatedAt = folder.index.updatedAt;
   }
-  return { stdout: options.json ? json(output) : formatSummary(output), stderr: lines(folder.diagnostics), exitCode: 0 };
+  return { stdout: options.json ? jsonText(output) : formatSummary(output), stderr: diagnosticText(folder.diagnostics), exitCode: EXIT_OK };
 }
