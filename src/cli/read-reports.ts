@@ -126,9 +126,9 @@ export function readReportsOf(folder: ReportsFolder, rows: readonly IndexEntryDa
   return files;
 }
 
-/** A Markdown report's text, or undefined with a diagnostic. */
-export function readMarkdown(folder: ReportsFolder, row: IndexEntryData): string | undefined {
-  const file = path.join(folder.dir, row.markdown);
+/** A report file's text (`name` relative to the folder), or undefined with a diagnostic. */
+export function readReportText(folder: ReportsFolder, name: string): string | undefined {
+  const file = path.join(folder.dir, name);
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (error) {

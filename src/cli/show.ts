@@ -2,7 +2,7 @@ import { DaebugCliUsageError, DaebugNoReportsError } from '../errors';
 import type { IndexEntryData } from '../model/run-index';
 import { cliTest } from './collect-errors';
 import { diagnosticText, EXIT_NO_MATCH, EXIT_OK, jsonText, type CommandOutput } from './output';
-import { readMarkdown, readReport, readReportsFolder } from './read-reports';
+import { readReport, readReportsFolder, readReportText } from './read-reports';
 import type { ShowMatchesOutput } from './schema';
 import { findTests, titlePathText } from './test-query';
 
@@ -35,8 +35,9 @@ export function showCommand(options: ShowCommandOptions): CommandOutput {
     // Several matches are an answer to read (stdout); no match is an error message (stderr).
     return matches.length ? { stdout: text, stderr: diagnosticText(folder.diagnostics), exitCode: EXIT_NO_MATCH } : { stdout: '', stderr: diagnosticText(folder.diagnostics) + text, exitCode: EXIT_NO_MATCH };
   }
-  const report = options.json ? readReport(options.dir, row.json, folder.diagnostics) : undefined;
-  const text = options.json ? report && jsonText(report) : readMarkdown(folder, row);
+  // The JSON is checked against the schema, then printed as written: parsing would drop fields this version does not know.
+  const valid = !options.json || readReport(options.dir, row.json, folder.diagnostics) !== undefined;
+  const text = valid ? readReportText(folder, options.json ? row.json : row.markdown) : undefined;
   if (text === undefined) return { stdout: '', stderr: diagnosticText(folder.diagnostics), exitCode: EXIT_NO_MATCH };
   return { stdout: text, stderr: diagnosticText(folder.diagnostics), exitCode: EXIT_OK };
 }
