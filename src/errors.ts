@@ -6,7 +6,10 @@ export type DaebugErrorCode =
   | 'DAEBUG_BROWSER_NOT_FOUND'
   | 'DAEBUG_UNEXPECTED_ERRORS'
   | 'DAEBUG_EVAL_TARGET_CLOSED'
-  | 'DAEBUG_RECORD_INVALID';
+  | 'DAEBUG_RECORD_INVALID'
+  | 'DAEBUG_CLI_USAGE'
+  | 'DAEBUG_NO_REPORTS'
+  | 'DAEBUG_MCP_SDK_MISSING';
 
 export interface DaebugErrorOptions {
   /** Whether the run can go on after this error. */
@@ -87,6 +90,38 @@ export class DaebugBrowserNotFoundError extends DaebugError {
       recoverable: false,
       context: { tried },
       hint: 'Run `npx playwright install chromium`, or install a system Chromium (Debian: `apt-get install -y chromium`) and set DAEBUG_CHROMIUM=/path/to/chromium.',
+    });
+  }
+}
+
+/** A bad command line of `npx daebug`: unknown command or flag, or a flag value it does not accept. */
+export class DaebugCliUsageError extends DaebugError {
+  override name = 'DaebugCliUsageError';
+  constructor(message: string, hint = 'Run `npx daebug --help` (or `npx daebug <command> --help`) for the commands and their flags.') {
+    super('DAEBUG_CLI_USAGE', message, { recoverable: false, hint });
+  }
+}
+
+/** `npx daebug` found nothing to read: no index.json and no report in the folder. */
+export class DaebugNoReportsError extends DaebugError {
+  override name = 'DaebugNoReportsError';
+  constructor(dir: string) {
+    super('DAEBUG_NO_REPORTS', `No daebug reports in ${dir}: run npx playwright test first`, {
+      recoverable: false,
+      context: { dir },
+      hint: "Add ['daebug/reporter'] to the config's reporters, or pass --dir with the reporter's outputDir.",
+    });
+  }
+}
+
+/** `npx daebug mcp` needs the MCP SDK, an optional peer dependency that is not installed. */
+export class DaebugMcpSdkMissingError extends DaebugError {
+  override name = 'DaebugMcpSdkMissingError';
+  constructor(cause: unknown) {
+    super('DAEBUG_MCP_SDK_MISSING', 'npx daebug mcp needs @modelcontextprotocol/sdk, which is not installed.', {
+      recoverable: false,
+      hint: 'Run `npm install --save-dev @modelcontextprotocol/sdk` in the project that runs the tests; the other daebug commands work without it.',
+      cause,
     });
   }
 }

@@ -11,3 +11,4 @@ export type { Report, Attempt, DaebugEvent, Job, Summary, Frame, Location, Diagn
 export { reportSlug } from './slug';
 export { DaebugError, DaebugOptionsError, DaebugReportWriteError, DaebugSourceMapError, DaebugCaptureError, DaebugBrowserNotFoundError } from './errors';
 export type { DaebugErrorCode } from './errors';
+export { errorsOutputSchema, summaryOutputSchema, showMatchesOutputSchema, cliErrorSchema, type ErrorsOutput, type SummaryOutput, type ShowMatchesOutput, type CliError } from './cli/schema';

@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { firstUserFrame } from '../format/frames';
+import type { IndexEntryData } from '../model/run-index';
+import type { DaebugEvent, Frame } from '../model/schema';
+import type { ReportFile } from './read-reports';
+import type { CliError, CliLocation, CliTest, ErrorsOutput } from './schema';
+
+/** The events `summary.errors` counts (reporter/build-report.ts): thrown errors, crashes and error-level console calls. */
+export function isErrorEvent(event: DaebugEvent): boolean {
+  return event.type === 'error' || (event.source.startsWith('console.') && event.level === 'error');
+}
+
+export function cliTest(dir: string, row: IndexEntryData): CliTest {
+  return {
+    title: row.title,
+    titlePath: row.titlePath,
+    file: row.file,
+    line: row.line,
+    project: row.project,
+    status: row.status,
+    markdown: path.join(dir, row.markdown),
+    json: path.join(dir, row.json),
+  };
+}
+
+/** The first user frame's original position when it was mapped, else the event's own location. */
+function locationOf(event: DaebugEvent): CliLocation | undefined {
+  const frame = firstUserFrame(event.frames);
+  if (frame?.original) return { file: frame.original.source, line: frame.original.line, column: frame.original.column, mapped: true };
+  if (event.location) return { file: event.location.url, line: event.location.line, column: event.location.column, mapped: false };
+  if (frame) return { file: frame.url, line: frame.line, column: frame.column, mapped: false };
+  return undefined;
+}
+
+/** The stack in V8's shape with each mapped frame at its original position; undefined when nothing was mapped. */
+export function originalStack(frames: readonly Frame[] | undefined): string | undefined {
+  if (!frames?.some((f) => f.original)) return undefined;
+  return frames
+    .map((f) => {
+      const name = f.original?.functionName ?? f.functionName;
+      const at = f.original ? `${f.original.source}:${f.original.line}:${f.original.column}` : `${f.url}:${f.line}:${f.column}`;
+      return name ? `    at ${name} (${at})` : `    at ${at}`;
+    })
+    .join('\n');
+}
+
+function toCliError(event: DaebugEvent, retry: number, test: CliTest): CliError {
+  const error: CliError = {
+    message: event.message,
+    source: event.source,
+    realm: event.realm,
+    time: event.time,
+    expected: event.expected,
+    unexpected: event.unexpected ?? false,
+    retry,
+    test,
+  };
+  const location = locationOf(event);
+  if (location) error.location = location;
+  if (event.stack) error.stack = event.stack;
+  const mapped = originalStack(event.frames);
+  if (mapped) error.originalStack = mapped;
+  if (event.hint) error.hint = event.hint;
+  return error;
+}
+
+export interface CollectErrorsOptions {
+  /** The reports folder as given, prefixed to report paths. */
+  dir: string;
+  limit: number;
+  /** Also list errors that matched `daebugIgnore` or `daebug.expectError`. @default false */
+  includeExpected?: boolean;
+}
+
+/**
+ * The most recent `limit` errors across the reports (every attempt of each test), by event time, returned
+ * oldest first. Ties keep the reports' own order. Expected errors (the test said so) are only counted unless
+ * `includeExpected`.
+ */
+export function collectErrors(files: readonly ReportFile[], options: CollectErrorsOptions): ErrorsOutput {
+  const all: { at: number; error: CliError }[] = [];
+  let expectedLeftOut = 0;
+  for (const { row, report } of files) {
+    const test = cliTest(options.dir, row);
+    for (const attempt of [...(report.attempts ?? []), report]) {
+      for (const event of attempt.events) {
+        if (!isErrorEvent(event)) continue;
+        if (event.expected && !options.includeExpected) expectedLeftOut++;
+        else all.push({ at: Date.parse(event.time), error: toCliError(event, attempt.test.retry, test) });
+      }
+    }
+  }
+  // Array.prototype.sort is stable: equal times stay in report order.
+  all.sort((a, b) => (Number.isNaN(a.at) || Number.isNaN(b.at) ? 0 : a.at - b.at));
+  return { dir: options.dir, total: all.length, limit: options.limit, expectedLeftOut, errors: all.slice(Math.max(0, all.length - options.limit)).map((e) => e.error) };
+}

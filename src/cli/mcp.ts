@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { DaebugMcpSdkMissingError } from '../errors';
+import { DEFAULT_ERRORS_LIMIT, errorsCommand } from './errors';
+import { errorOutput, type CommandOutput } from './output';
+import { showCommand } from './show';
+import { summaryCommand } from './summary';
+import { packageVersion } from './version';
+
+const SDK = '@modelcontextprotocol/sdk';
+
+/** The optional peer dependency, loaded only here so that the other commands never need it. */
+async function loadSdk() {
+  try {
+    const [{ McpServer }, { StdioServerTransport }] = await Promise.all([import('@modelcontextprotocol/sdk/server/mcp.js'), import('@modelcontextprotocol/sdk/server/stdio.js')]);
+    return { McpServer, StdioServerTransport };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((error as Error).message).includes(SDK)) throw new DaebugMcpSdkMissingError(error);
+    throw error;
+  }
+}
+
+/** A tool's answer: the command's text, its diagnostics after it; `isError` for what the CLI exits non-zero on. */
+function toolResult(run: () => CommandOutput) {
+  let output: CommandOutput;
+  try {
+    output = run();
+  } catch (error) {
+    output = errorOutput(error);
+  }
+  const text = [output.stdout, output.stderr].filter(Boolean).join('\n').trimEnd();
+  return { content: [{ type: 'text' as const, text }], isError: output.exitCode !== 0 };
+}
+
+/** `daebug mcp`: serves daebug_get_errors, daebug_list_tests and daebug_get_report over stdio until stdin closes. */
+export async function runMcpServer(dir: string): Promise<void> {
+  const { McpServer, StdioServerTransport } = await loadSdk();
+  const server = new McpServer({ name: 'daebug', version: packageVersion() });
+  server.registerTool(
+    'daebug_get_errors',
+    {
+      title: 'Browser errors of the last Playwright run',
+      description: `The most recent JavaScript errors the browser had during the Playwright tests (uncaught errors, unhandled rejections, console.error, crashes), oldest first, each with its original source location, stack, test and report file. Same text as \`npx daebug errors\`. Says "No JavaScript errors captured" when there are none. Reads ${dir}/.`,
+      inputSchema: {
+        limit: z.number().int().min(1).default(DEFAULT_ERRORS_LIMIT).describe(`Maximum number of recent errors to return (default ${DEFAULT_ERRORS_LIMIT})`),
+        test: z.string().optional().describe('Only tests whose title path, spec file or report name contains this text, or matches /regex/flags'),
+        expected: z.boolean().optional().describe('Also list errors the tests declared expected (daebugIgnore, daebug.expectError); by default they are only counted'),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ limit, test, expected }) => toolResult(() => errorsCommand({ dir, limit, expected: expected ?? false, ...(test === undefined ? {} : { test }) })),
+  );
+  server.registerTool(
+    'daebug_list_tests',
+    {
+      title: 'Tests of the last Playwright run',
+      description: 'Every test of the last run with its status and counts of unexpected errors, errors and console events, tests with unexpected errors first, and its report file. Same text as `npx daebug summary`.',
+      annotations: { readOnlyHint: true },
+    },
+    async () => toolResult(() => summaryCommand({ dir })),
+  );
+  server.registerTool(
+    'daebug_get_report',
+    {
+      title: "One test's daebug report",
+      description: "One test's Markdown report: header, unexpected errors with original source and hints, and the transcript of jobs, steps and background events. When several tests match, lists them. Same text as `npx daebug show`.",
+      inputSchema: { test: z.string().min(1).describe('Test title, title path, report name (slug), spec file, or text or /regex/ matched in the title path') },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ test }) => toolResult(() => showCommand({ dir, query: test })),
+  );
+  await server.connect(new StdioServerTransport());
+}

@@ -1,0 +1,80 @@
+export const EXIT_CODES = `Exit codes:
+  0  done (also when errors were found: read the output)
+  1  show: no test or several tests match; mcp: the server could not start
+  2  bad usage (unknown command or flag, bad value), or no daebug reports in the folder`;
+
+const GLOBAL = `  --dir <folder>  the reporter's outputDir (default: reports)
+  -h, --help      this help
+  -v, --version   daebug's version`;
+
+export const PROGRAM_USAGE = `Usage: npx daebug <command> [flags]
+
+Reads the reports daebug's Playwright reporter wrote (index.json and <slug>.json).
+
+Commands:
+  errors   the most recent browser errors of the run, oldest first
+  summary  every test with its error counts, tests with unexpected errors first
+  show     one test's Markdown report
+  mcp      an MCP server over stdio with the same answers (needs @modelcontextprotocol/sdk)
+
+Flags:
+${GLOBAL}
+
+Run npx daebug <command> --help for a command's flags.
+
+${EXIT_CODES}
+`;
+
+export const COMMAND_USAGE: Record<string, string> = {
+  errors: `Usage: npx daebug errors [--limit 20] [--test <text or /regex/>] [--expected] [--json] [--dir reports]
+
+The most recent errors across all tests (uncaught errors, unhandled rejections, console.error, crashes),
+oldest first. Each error is a block: Error: <message>, at <original file:line:col>, the stack, the test,
+the time and its report, then ---. Says "No JavaScript errors captured" when there are none.
+
+Flags:
+  --limit <n>     how many of the most recent errors (default 20)
+  --test <query>  only tests whose title path, file or report name contains the text, or matches /regex/flags
+  --expected      also list errors the tests expected (daebugIgnore, daebug.expectError); by default they are only counted
+  --json          JSON described by errorsOutputSchema (daebug/cli)
+${GLOBAL}
+
+${EXIT_CODES}
+`,
+  summary: `Usage: npx daebug summary [--json] [--dir reports]
+
+Every test of the run as a table (status, unexpected errors, errors, console events, title, report),
+tests with unexpected errors first.
+
+Flags:
+  --json          JSON described by summaryOutputSchema (daebug/cli)
+${GLOBAL}
+
+${EXIT_CODES}
+`,
+  show: `Usage: npx daebug show <test title, report name or spec file> [--json] [--dir reports]
+
+Prints one test's Markdown report. The query is matched, most precise first, as a report name (slug,
+with or without .md, or the report path daebug errors prints), an exact title or title path, a spec file
+(or file:line), then as text or /regex/ in the title path. When several tests match, lists them (exit 1).
+
+Flags:
+  --json          the JSON report (reportSchema) instead; several matches as showMatchesOutputSchema
+${GLOBAL}
+
+${EXIT_CODES}
+`,
+  mcp: `Usage: npx daebug mcp [--dir reports]
+
+Starts an MCP server over stdio with the tools daebug_get_errors (limit, default 20; test),
+daebug_list_tests and daebug_get_report (test). They answer with the text of errors, summary and show,
+reading the folder on every call. Needs @modelcontextprotocol/sdk (npm install --save-dev @modelcontextprotocol/sdk).
+
+Agent configuration: {"mcpServers":{"daebug":{"command":"npx","args":["daebug","mcp"]}}}
+
+Flags:
+${GLOBAL}
+
+${EXIT_CODES}
+`,
+};
