@@ -1,9 +1,13 @@
 import type { DaebugEvent } from '../model/schema';
 import { fence } from './fence';
 import { mappedFrames } from './frames';
+import { networkBody } from './network-block';
 
 /** The fence info string that names an event: `Error window.onerror`, `JSON console.log`, `Text console.warn`. */
 export function eventInfo(event: DaebugEvent): string {
+  if (event.source === 'network') return 'Error network';
+  // Chromium's own log lines are not counted among the errors the header names: their fence must not say Error.
+  if (event.type === 'console' && event.source.startsWith('browser.')) return `Text ${event.source}`;
   if (event.type === 'error') return `Error ${event.source}`;
   if (event.level === 'error') return `Error ${event.source}`;
   if (event.structured && event.source.startsWith('console.')) return `JSON ${event.source}`;
@@ -12,6 +16,8 @@ export function eventInfo(event: DaebugEvent): string {
 
 /** An event's fence content: the stack for errors, the message (and call site, if any) for console output. */
 export function eventBody(event: DaebugEvent): string {
+  const network = networkBody(event);
+  if (network !== undefined) return network;
   const stack = event.stack;
   if (!stack) return event.message;
   if (event.type === 'error') return stack.startsWith(event.message) ? stack : `${event.message}\n${stack}`;

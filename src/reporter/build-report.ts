@@ -1,4 +1,4 @@
-import { isUnexpectedKind } from '../model/classify';
+import { isNetworkFailure, isUnexpectedKind } from '../model/classify';
 import { SCHEMA_VERSION, type Attempt, type DaebugEvent, type Job, type Summary } from '../model/schema';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import type { RecordData } from '../model/record';
@@ -30,13 +30,18 @@ export function summarize(events: readonly DaebugEvent[], droppedTotal: number):
   let unexpected = 0;
   let console = 0;
   let expected = 0;
+  let network = 0;
   for (const e of events) {
-    if (e.type === 'error' || (e.source.startsWith('console.') && e.level === 'error')) errors++;
+    // A failed request is shown in an `Error network` fence: it is counted with the errors the header names.
+    if (e.type === 'error' || (e.source.startsWith('console.') && e.level === 'error') || isNetworkFailure(e)) errors++;
+    if (isNetworkFailure(e)) network++;
     if (e.unexpected) unexpected++;
     if (e.type === 'console' && e.source.startsWith('console.')) console++;
     if (e.expected && isUnexpectedKind(e)) expected++;
   }
-  return { errors, unexpected, console, dropped: droppedTotal, expected };
+  const summary: Summary = { errors, unexpected, console, dropped: droppedTotal, expected };
+  if (network) summary.network = network;
+  return summary;
 }
 
 function innermostStep(steps: readonly StepSpan[], timeMs: number): StepSpan | undefined {

@@ -3,7 +3,7 @@ import type { APIRequestContext } from '@playwright/test';
 import type { Recorder, Span, SpanError, StoredEvent } from '../capture/recorder';
 import { DaebugSourceMapError, debugLog } from '../errors';
 import { isUnexpectedKind, matchesIgnore } from '../model/classify';
-import type { Frame } from '../model/schema';
+import type { Frame, NetworkFailure } from '../model/schema';
 import { codeFrame } from './code-frame';
 import { locateEvaluated } from './eval-position';
 import { contextFetcher } from './fetch';
@@ -38,7 +38,12 @@ interface Target {
   /** Unexpected errors and failed jobs get a code frame and a hint; other stacks only get their frames. */
   explain: boolean;
   span?: Span | undefined;
+  /** Responses of 400 or more in the same realm shortly before this error, oldest first. */
+  failedResponses?: NetworkFailure[] | undefined;
 }
+
+/** How long before an error a failed response may still explain it (a fetch, then parsing its body). */
+const RESPONSE_EXPLAINS_MS = 10_000;
 
 /** A frame with the text its code frame is cut from. */
 interface Located {
@@ -103,13 +108,14 @@ async function explainTarget(target: Target, run: Run): Promise<void> {
     const snippet = text ? codeFrame(text, first.line, first.column) : undefined;
     if (snippet) target.holder.snippet = snippet;
   }
-  const hint = hintFor({ source: target.source, message: target.message, where: first ? where(first.frame) : undefined });
+  const hint = hintFor({ source: target.source, message: target.message, where: first ? where(first.frame) : undefined, failedResponses: target.failedResponses });
   if (hint) target.holder.hint = hint;
 }
 
 function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
   const { events, spans, ignore } = recorder.stored();
   const targets: Target[] = [];
+  const failedResponses = events.filter((e) => e.network?.status !== undefined);
   for (const event of events) {
     // Every stack is mapped: errors, console.error/warn/trace/assert and any console call that logged an Error.
     const hasStack = event.type === 'error' || event.stack !== undefined || event.source === 'console.error';
@@ -117,7 +123,9 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
     if (!hasStack && !explain) continue;
     let frames: ParsedFrame[] = event.callFrames ? event.callFrames.slice(0, maxFrames) : event.stack ? parseStack(event.stack, event.message, maxFrames) : [];
     if (!frames.length && event.location?.url) frames = [{ url: event.location.url, line: event.location.line, column: event.location.column }];
-    targets.push({ holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain });
+    const target: Target = { holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain };
+    if (explain && failedResponses.length) target.failedResponses = failedBefore(event, failedResponses);
+    targets.push(target);
   }
   for (const span of spans) {
     const error = span.error;
@@ -126,6 +134,14 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
     targets.push({ holder: error, source: `daebug.${span.kind}`, message: error.message, frames, inNode: sidesOfSpan(frames, span), explain: true, span });
   }
   return targets;
+}
+
+/** The failed responses of the event's realm in the moments before it, oldest first. */
+function failedBefore(event: StoredEvent, responses: readonly StoredEvent[]): NetworkFailure[] {
+  return responses
+    .filter((r) => r.realm === event.realm && r.timeMs <= event.timeMs + 50 && r.timeMs >= event.timeMs - RESPONSE_EXPLAINS_MS)
+    .sort((a, b) => a.timeMs - b.timeMs || a.seq - b.seq)
+    .map((r) => r.network!);
 }
 
 function isNodeFrame(frame: ParsedFrame): boolean {

@@ -1,15 +1,19 @@
+import type { NetworkFailure } from '../model/schema';
+
 /** What a hint is computed from: the event's kind and text, and where it happened. */
 export interface HintInput {
   source: string;
   message: string;
   /** The first user frame, e.g. `src/cart.ts:12:5`, named in the suggestions. */
   where?: string | undefined;
+  /** Responses of 400 or more in the same realm shortly before the error, oldest first: they may explain it. */
+  failedResponses?: readonly NetworkFailure[] | undefined;
 }
 
 interface Rule {
   /** Matches the message; the match feeds the suggestions. */
   test: RegExp;
-  checks(match: RegExpExecArray, where: string): string[];
+  checks(match: RegExpExecArray, where: string, input: HintInput): string[];
   /** A stable substring of such errors, for the daebugIgnore entry; defaults to the message's first line. */
   ignore?: string;
 }
@@ -76,10 +80,31 @@ const RULES: Rule[] = [
     checks: () => ['A cross-origin script threw and the browser hid the details: load it with `crossorigin` and serve it with `Access-Control-Allow-Origin` to see the real error.'],
   },
   {
-    test: /Unexpected token '?<'?|is not valid JSON/,
-    checks: () => ['A script or JSON response was HTML (often a 404 page or an index.html fallback): check the URL it was loaded from.'],
+    test: /Unexpected token '?(.)'?, "(.*?)"(?:\.\.\.)? is not valid JSON|Unexpected token '?<'?|is not valid JSON|Unexpected end of JSON input|JSON\.parse: unexpected/,
+    checks: (m, _where, input) => jsonChecks(m[1], m[2], input.failedResponses),
   },
 ];
+
+/**
+ * A body that is not JSON: named by the failed response just before it when there is one, called HTML only when its
+ * text starts like HTML (a plain `not found` body is not).
+ */
+function jsonChecks(token: string | undefined, excerpt: string | undefined, failed: readonly NetworkFailure[] | undefined): string[] {
+  const response = failed?.filter((f) => f.status !== undefined).pop();
+  const shown = excerpt === undefined ? '' : ` (it starts with ${JSON.stringify(excerpt)})`;
+  if (response) {
+    const statusText = response.statusText ? ` ${response.statusText}` : '';
+    return [
+      `${response.method} ${response.url} returned ${response.status}${statusText}; its body is not JSON${shown}: is the URL right, and the server up and answering it in this test?`,
+      'Check `response.ok` (or the status) before `response.json()`, so a failed request is reported as such.',
+    ];
+  }
+  if (token === '<' || excerpt?.trimStart().startsWith('<')) return ['A script or JSON response was HTML (often a 404 page or an index.html fallback): check the URL it was loaded from.'];
+  return [
+    `Text that is not JSON was parsed as JSON${shown}: a plain-text error body (e.g. "not found") or an empty response? Check the URL it came from and its status.`,
+    'Check `response.ok` (or the status) before `response.json()`.',
+  ];
+}
 
 const REJECTION = [
   'Nothing handled this rejected Promise: `await` the call that started it (see the first user frame) or add `.catch(...)`.',
@@ -98,7 +123,7 @@ export function hintFor(input: HintInput): string | undefined {
   for (const rule of RULES) {
     const match = rule.test.exec(message);
     if (!match) continue;
-    checks.push(...rule.checks(match, where));
+    checks.push(...rule.checks(match, where, input));
     ignore = rule.ignore;
     break;
   }
