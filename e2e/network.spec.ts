@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { reportSchema } from '../src/model/schema';
+import { attachGenericPage } from '../src/capture/generic';
+import { Recorder } from '../src/capture/recorder';
+import { resolveOptions } from '../src/options';
 import { reported, sharedRun, type HostileRun } from './helpers/hostile';
 
 // Network failures as events (issue 11 point 3) and browser lines that name their subject (issue 9 point 6). One
@@ -142,6 +147,40 @@ test("daebugNetwork: 'strict' makes failed requests unexpected: a strict test fa
   const events = networkEvents(ignored.json);
   expect(events).toHaveLength(2);
   expect(events.every((e: any) => e.expected === true && !e.unexpected)).toBe(true);
+});
+
+test("other browsers' path (Playwright's response and requestfailed events): the same failures, one event each", async ({ page }) => {
+  // The fallback for Firefox and WebKit, attached to a real Chromium page: the events are Playwright's own.
+  const cors = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  await new Promise<void>((resolve) => cors.listen(0, '127.0.0.1', resolve));
+  const closed = http.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const closedPort = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  const recorder = new Recorder(resolveOptions({ strict: false, capture: true, ignore: [], limits: {}, network: 'report' }));
+  const detach = attachGenericPage(page, 'page', { recorder, network: true, workerRealm: () => 'worker' });
+  try {
+    await page.goto(`/network/index.html?refused=${closedPort}&cors=${encodeURIComponent(`http://127.0.0.1:${(cors.address() as AddressInfo).port}`)}`);
+    expect(await page.evaluate(() => (window as any).failures())).toEqual([404, 500, 'Failed to fetch', 'Failed to fetch', 'no worker', 'AbortError']);
+    await expect.poll(() => recorder.events().filter((e) => e.source === 'network').length).toBe(7);
+  } finally {
+    await detach();
+    cors.close();
+  }
+  const events = recorder.events();
+  expect(events.filter((e) => e.source === 'network').map(pick)).toEqual(
+    expect.arrayContaining([
+      { realm: 'page', method: 'GET', path: '/network/missing.css', status: 404, errorText: undefined, resourceType: 'stylesheet' },
+      { realm: 'page', method: 'GET', path: '/network/missing.js', status: 404, errorText: undefined, resourceType: 'script' },
+      { realm: 'page', method: 'GET', path: '/api/cart.json', status: 404, errorText: undefined, resourceType: 'fetch' },
+      { realm: 'page', method: 'POST', path: '/status', status: 500, errorText: undefined, resourceType: 'xhr' },
+      { realm: 'page', method: 'GET', path: '/refused', status: undefined, errorText: 'net::ERR_CONNECTION_REFUSED', resourceType: 'fetch' },
+      { realm: 'page', method: 'GET', path: '/cors', status: undefined, errorText: expect.stringMatching(/^net::ERR_FAILED/), resourceType: 'fetch' },
+      { realm: 'page', method: 'GET', path: '/slow', status: undefined, errorText: 'net::ERR_ABORTED', resourceType: 'fetch' },
+    ]),
+  );
+  expect(events.filter((e) => /Failed to load resource/.test(e.message))).toEqual([]);
+  expect(JSON.stringify(events)).not.toContain('favicon');
 });
 
 test('a JSON parse error of a 404 body: the hint names the failed response, not HTML', async () => {

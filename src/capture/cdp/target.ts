@@ -19,6 +19,9 @@ export interface TargetListener {
 
 let nextKey = 0;
 
+// While the Network domain is on, every request sends these too; daebug reads none of them, so they are not parsed.
+const UNREAD_EVENT = /^\{"method":"Network\.(?:dataReceived|requestWillBeSentExtraInfo|responseReceivedExtraInfo|resourceChangedPriority|requestServedFromCache|responseReceivedEarlyHints|policyUpdated|reportingApiReportAdded|reportingApiReportUpdated|directTCPSocket\w*|directUDPSocket\w*)"/;
+
 // Children daebug holds at start and resumes once it listens. Service workers come through discovery instead.
 const CHILD_FILTER = { page: [{ type: 'worker' }, { type: 'iframe' }], worker: [{ type: 'worker' }] };
 
@@ -106,6 +109,7 @@ export class Target {
   }
 
   receive(raw: string): void {
+    if (this.network && UNREAD_EVENT.test(raw)) return;
     const message = JSON.parse(raw) as { id?: number; method?: string; params?: any; result?: unknown; error?: { message: string } };
     if (message.id !== undefined) {
       const waiter = this.waiting.get(message.id);
