@@ -38,11 +38,11 @@ interface Target {
   /** Unexpected errors and failed jobs get a code frame and a hint; other stacks only get their frames. */
   explain: boolean;
   span?: Span | undefined;
-  /** Responses of 400 or more in the same realm shortly before this error, oldest first. */
-  failedResponses?: NetworkFailure[] | undefined;
+  /** Failed requests (network events) in the same realm shortly before this error, oldest first. */
+  failedRequests?: NetworkFailure[] | undefined;
 }
 
-/** How long before an error a failed response may still explain it (a fetch, then parsing its body). */
+/** How long before an error a failed request may still explain it (a fetch, then parsing its body). */
 const RESPONSE_EXPLAINS_MS = 10_000;
 
 /** A frame with the text its code frame is cut from. */
@@ -108,14 +108,14 @@ async function explainTarget(target: Target, run: Run): Promise<void> {
     const snippet = text ? codeFrame(text, first.line, first.column) : undefined;
     if (snippet) target.holder.snippet = snippet;
   }
-  const hint = hintFor({ source: target.source, message: target.message, where: first ? where(first.frame) : undefined, failedResponses: target.failedResponses });
+  const hint = hintFor({ source: target.source, message: target.message, where: first ? where(first.frame) : undefined, failedRequests: target.failedRequests });
   if (hint) target.holder.hint = hint;
 }
 
 function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
   const { events, spans, ignore } = recorder.stored();
   const targets: Target[] = [];
-  const failedResponses = events.filter((e) => e.network?.status !== undefined);
+  const failedRequests = events.filter((e) => e.network !== undefined);
   for (const event of events) {
     // Every stack is mapped: errors, console.error/warn/trace/assert and any console call that logged an Error.
     const hasStack = event.type === 'error' || event.stack !== undefined || event.source === 'console.error';
@@ -124,7 +124,7 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
     let frames: ParsedFrame[] = event.callFrames ? event.callFrames.slice(0, maxFrames) : event.stack ? parseStack(event.stack, event.message, maxFrames) : [];
     if (!frames.length && event.location?.url) frames = [{ url: event.location.url, line: event.location.line, column: event.location.column }];
     const target: Target = { holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain };
-    if (explain && failedResponses.length) target.failedResponses = failedBefore(event, failedResponses);
+    if (explain && failedRequests.length) target.failedRequests = failedBefore(event, failedRequests);
     targets.push(target);
   }
   for (const span of spans) {
@@ -136,9 +136,9 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
   return targets;
 }
 
-/** The failed responses of the event's realm in the moments before it, oldest first. */
-function failedBefore(event: StoredEvent, responses: readonly StoredEvent[]): NetworkFailure[] {
-  return responses
+/** The failed requests of the event's realm in the moments before it, oldest first. */
+function failedBefore(event: StoredEvent, requests: readonly StoredEvent[]): NetworkFailure[] {
+  return requests
     .filter((r) => r.realm === event.realm && r.timeMs <= event.timeMs + 50 && r.timeMs >= event.timeMs - RESPONSE_EXPLAINS_MS)
     .sort((a, b) => a.timeMs - b.timeMs || a.seq - b.seq)
     .map((r) => r.network!);

@@ -6,8 +6,8 @@ export interface HintInput {
   message: string;
   /** The first user frame, e.g. `src/cart.ts:12:5`, named in the suggestions. */
   where?: string | undefined;
-  /** Responses of 400 or more in the same realm shortly before the error, oldest first: they may explain it. */
-  failedResponses?: readonly NetworkFailure[] | undefined;
+  /** Failed requests and responses of 400 or more in the same realm shortly before the error, oldest first: they may explain it. */
+  failedRequests?: readonly NetworkFailure[] | undefined;
 }
 
 interface Rule {
@@ -40,10 +40,15 @@ const RULES: Rule[] = [
   },
   {
     test: /Failed to fetch|NetworkError when attempting to fetch resource|Load failed|net::ERR_[A-Z_]+/,
-    checks: () => [
-      'A request failed before any response: is the URL right and the server up for this test?',
-      'CORS: does the response allow this page\'s origin (`Access-Control-Allow-Origin`)? Is it blocked by the CSP or aborted by a `page.route()`?',
-    ],
+    checks: (_m, _where, input) => {
+      const request = input.failedRequests?.filter((f) => f.status === undefined).pop();
+      return [
+        request
+          ? `${request.method} ${request.url} failed before any response (${request.errorText ?? 'no response'}): is the URL right and the server up for this test?`
+          : 'A request failed before any response: is the URL right and the server up for this test?',
+        'CORS: does the response allow this page\'s origin (`Access-Control-Allow-Origin`)? Is it blocked by the CSP or aborted by a `page.route()`?',
+      ];
+    },
   },
   {
     test: /Cannot access '([^']+)' before initialization|can't access lexical declaration '([^']+)' before initialization/,
@@ -81,7 +86,7 @@ const RULES: Rule[] = [
   },
   {
     test: /Unexpected token '?(.)'?, "(.*?)"(?:\.\.\.)? is not valid JSON|Unexpected token '?<'?|is not valid JSON|Unexpected end of JSON input|JSON\.parse: unexpected/,
-    checks: (m, _where, input) => jsonChecks(m[1], m[2], input.failedResponses),
+    checks: (m, _where, input) => jsonChecks(m[1], m[2], input.failedRequests),
   },
 ];
 

@@ -105,9 +105,15 @@ describe('hints: a body that is not JSON', () => {
   });
 
   it('names the failed response just before it', () => {
-    const hint = hintFor({ source: 'unhandledrejection', message: notFound, failedResponses: [{ ...failed, url: 'http://h/older' }, failed] })!;
+    const hint = hintFor({ source: 'unhandledrejection', message: notFound, failedRequests: [{ ...failed, url: 'http://h/older' }, failed, { method: 'GET', url: 'http://h/refused', resourceType: 'fetch', errorText: 'net::ERR_CONNECTION_REFUSED' }] })!;
     assert.match(hint, /^- GET http:\/\/h\/api\/cart returned 404 Not Found; its body is not JSON \(it starts with "not found"\)/m);
     assert.doesNotMatch(hint, /older|HTML/);
+  });
+
+  it('a fetch that failed before any response names the request just before it', () => {
+    const refused: NetworkFailure = { method: 'POST', url: 'http://h/save', resourceType: 'fetch', errorText: 'net::ERR_CONNECTION_REFUSED' };
+    const hint = hintFor({ source: 'unhandledrejection', message: 'TypeError: Failed to fetch', failedRequests: [refused, failed] })!;
+    assert.match(hint, /^- POST http:\/\/h\/save failed before any response \(net::ERR_CONNECTION_REFUSED\): is the URL right/m);
   });
 
   it('an HTML body without a failed response is still HTML', () => {
