@@ -112,7 +112,7 @@ test('every kind of failed request is one network event with method, URL, status
   expect(JSON.stringify(json.events)).not.toContain('favicon');
   // Reported, not unexpected: the header's counts agree with the fences.
   expect(json.summary).toMatchObject({ errors: 8, unexpected: 0, network: 8 });
-  expect(md).toContain('- Events: 8 errors (0 unexpected)');
+  expect(md).toContain('- Events: 8 errors (0 unexpected), 8 of them failed requests, ');
   expect(md.match(/^`{3,}Error /gm)).toHaveLength(8);
   expect(md.match(/^`{3,}Error network$/gm)).toHaveLength(8);
   const cart = networkEvents(json).find((e: any) => e.network.url.endsWith('/api/cart.json'));
@@ -141,6 +141,9 @@ test("daebugNetwork: 'strict' makes failed requests unexpected: a strict test fa
   expect(run.output).toMatch(/\[network\] in page: GET http:\/\/127\.0\.0\.1:\d+\/network\/missing\.js 404 \(Not Found\)/);
   expect(networkEvents(failed.json).every((e: any) => e.unexpected === true)).toBe(true);
   expect(failed.md).toMatch(/\d+\. `network` in `page` at .*\n`{3,}Error network\nGET /);
+  // Each names what to check and the exact daebugIgnore entry: the URL's path.
+  expect(run.output).toContain("add to daebugIgnore: '/network/missing.js'");
+  expect(failed.md).toContain("add to daebugIgnore: '/network/missing.css'");
 
   const ignored = reported(run, 'strict with ignore');
   expect(ignored.json.test.status, run.output).toBe('passed');

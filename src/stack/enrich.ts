@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIRequestContext } from '@playwright/test';
 import type { Recorder, Span, SpanError, StoredEvent } from '../capture/recorder';
 import { DaebugSourceMapError, debugLog } from '../errors';
-import { isUnexpectedKind, matchesIgnore } from '../model/classify';
+import { isUnexpectedIn, matchesIgnore } from '../model/classify';
 import type { Frame, NetworkFailure } from '../model/schema';
 import { codeFrame } from './code-frame';
 import { locateEvaluated } from './eval-position';
@@ -38,6 +38,8 @@ interface Target {
   /** Unexpected errors and failed jobs get a code frame and a hint; other stacks only get their frames. */
   explain: boolean;
   span?: Span | undefined;
+  /** For a failed request (`daebugNetwork: 'strict'`): what failed. */
+  network?: NetworkFailure | undefined;
   /** Failed requests (network events) in the same realm shortly before this error, oldest first. */
   failedRequests?: NetworkFailure[] | undefined;
 }
@@ -108,7 +110,7 @@ async function explainTarget(target: Target, run: Run): Promise<void> {
     const snippet = text ? codeFrame(text, first.line, first.column) : undefined;
     if (snippet) target.holder.snippet = snippet;
   }
-  const hint = hintFor({ source: target.source, message: target.message, where: first ? where(first.frame) : undefined, failedRequests: target.failedRequests });
+  const hint = hintFor({ source: target.source, message: target.message, where: first ? where(first.frame) : undefined, failedRequests: target.failedRequests, network: target.network });
   if (hint) target.holder.hint = hint;
 }
 
@@ -119,11 +121,11 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
   for (const event of events) {
     // Every stack is mapped: errors, console.error/warn/trace/assert and any console call that logged an Error.
     const hasStack = event.type === 'error' || event.stack !== undefined || event.source === 'console.error';
-    const explain = (isUnexpectedKind(event) || event.source === 'browser.security') && !matchesIgnore(event, ignore);
+    const explain = (isUnexpectedIn(event, recorder.options.network) || event.source === 'browser.security') && !matchesIgnore(event, ignore);
     if (!hasStack && !explain) continue;
     let frames: ParsedFrame[] = event.callFrames ? event.callFrames.slice(0, maxFrames) : event.stack ? parseStack(event.stack, event.message, maxFrames) : [];
     if (!frames.length && event.location?.url) frames = [{ url: event.location.url, line: event.location.line, column: event.location.column }];
-    const target: Target = { holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain };
+    const target: Target = { holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain, network: event.network };
     if (explain && failedRequests.length) target.failedRequests = failedBefore(event, failedRequests);
     targets.push(target);
   }

@@ -8,6 +8,8 @@ export interface HintInput {
   where?: string | undefined;
   /** Failed requests and responses of 400 or more in the same realm shortly before the error, oldest first: they may explain it. */
   failedRequests?: readonly NetworkFailure[] | undefined;
+  /** The event is this failed request (source `network`). */
+  network?: NetworkFailure | undefined;
 }
 
 interface Rule {
@@ -125,7 +127,11 @@ export function hintFor(input: HintInput): string | undefined {
   const where = input.where ? ` in ${input.where}` : '';
   const checks: string[] = [];
   let ignore: string | undefined;
-  for (const rule of RULES) {
+  if (input.network) {
+    checks.push(...networkChecks(input.network, where));
+    ignore = urlEntry(input.network.url);
+  }
+  for (const rule of input.network ? [] : RULES) {
     const match = rule.test.exec(message);
     if (!match) continue;
     checks.push(...rule.checks(match, where, input));
@@ -136,6 +142,30 @@ export function hintFor(input: HintInput): string | undefined {
   if (!checks.length) return undefined;
   const entry = ignore ?? ignoreEntry(message);
   return ['Please check:', ...checks.map((c) => `- ${c}`), `If this is expected in this test, add to daebugIgnore: ${quote(entry)}`].join('\n');
+}
+
+function networkChecks(failure: NetworkFailure, where: string): string[] {
+  const started = where ? ` (requested${where})` : '';
+  if (failure.status !== undefined) {
+    return [
+      `${failure.method} ${failure.url}${started} was answered ${failure.status}: is the URL right (a typo, a stale build, a wrong \`baseURL\` or \`base\`), and does the server this test uses serve it?`,
+      failure.status >= 500 ? 'A 5xx is the server failing: its log says why.' : 'If a `page.route()` in the test answers it, does the route match and fulfil it?',
+    ];
+  }
+  return [
+    `${failure.method} ${failure.url}${started} got no response (${failure.errorText ?? 'failed'}): is the server up for this test, and the host and port right?`,
+    'CORS, the CSP, a `page.route()` abort or the page navigating away also end a request early; the error text says which.',
+  ];
+}
+
+/** The URL's path, which keeps matching when the test server's port changes. */
+function urlEntry(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname.length > 1 ? parsed.pathname : url;
+  } catch {
+    return url;
+  }
 }
 
 /** A substring of the message that keeps matching when volatile parts (numbers, ids, URLs) differ: its first 80 characters. */

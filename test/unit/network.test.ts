@@ -116,6 +116,14 @@ describe('hints: a body that is not JSON', () => {
     assert.match(hint, /^- POST http:\/\/h\/save failed before any response \(net::ERR_CONNECTION_REFUSED\): is the URL right/m);
   });
 
+  it("a failed request itself ('strict'): what to check, and its path as the daebugIgnore entry", () => {
+    const hint = hintFor({ source: 'network', message: 'GET http://h:4517/api/cart 404 (Not Found)', network: failed, where: 'src/cart.ts:3:5' })!;
+    assert.match(hint, /^- GET http:\/\/h\/api\/cart \(requested in src\/cart\.ts:3:5\) was answered 404: is the URL right/m);
+    assert.match(hint, /add to daebugIgnore: '\/api\/cart'$/);
+    const refused = hintFor({ source: 'network', message: 'x', network: { method: 'GET', url: 'http://h/x', resourceType: 'fetch', errorText: 'net::ERR_CONNECTION_REFUSED' } })!;
+    assert.match(refused, /got no response \(net::ERR_CONNECTION_REFUSED\): is the server up/);
+  });
+
   it('an HTML body without a failed response is still HTML', () => {
     assert.match(hintFor({ source: 'unhandledrejection', message: `SyntaxError: Unexpected token '<', "<!doctype "... is not valid JSON` })!, /response was HTML/);
   });
