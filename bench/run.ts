@@ -2,17 +2,19 @@ import fs from 'node:fs';
 import { consoleFlood } from './console-flood';
 import { linkPackage, loadAverage, log, machine, quick, runChild, startServer, table, tmpRoot, type Row } from './lib';
 import { suiteOverhead } from './suite-overhead';
+import { networkCost } from './network-cost';
 
 /**
  * `npm run bench`: every benchmark measures daebug and its baseline in the same run, alternating,
  * and prints medians and ratios. Numbers never fail the run; only a benchmark that cannot run does.
- * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,flood,reporter,event picks benchmarks.
+ * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,flood,reporter,event,network picks benchmarks.
  */
 const BENCHES: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   suite: { title: '1. suite overhead', run: suiteOverhead },
   flood: { title: '2. console flood', run: consoleFlood },
   reporter: { title: '3. reporter throughput', run: () => runChild('reporter-throughput.ts') },
   event: { title: '4. per-event cost', run: () => runChild('event-cost.ts') },
+  network: { title: '5. network failures (daebugNetwork)', run: networkCost },
 };
 
 async function main(): Promise<void> {
@@ -23,7 +25,7 @@ async function main(): Promise<void> {
   log(`machine: ${info.cpus} × ${info.cpuModel}, ${info.memory}, ${info.node}, ${info.chromium}, Playwright ${info.playwright}, ${info.date}`);
   fs.mkdirSync(tmpRoot, { recursive: true });
   linkPackage();
-  const stopServer = names.some((n) => n === 'suite' || n === 'flood') ? await startServer() : () => undefined;
+  const stopServer = names.some((n) => n === 'suite' || n === 'flood' || n === 'network') ? await startServer() : () => undefined;
   const rows: Row[] = [];
   const started = performance.now();
   try {

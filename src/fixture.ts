@@ -3,7 +3,7 @@ import { TestCapture } from './capture/test-capture';
 import { internalCall } from './capture/cdp/internal-call';
 import { Recorder } from './capture/recorder';
 import { Daebug } from './daebug';
-import { resolveOptions, type DaebugLimits, type IgnorePattern } from './options';
+import { resolveOptions, type DaebugLimits, type IgnorePattern, type NetworkMode } from './options';
 import type { RedactOption } from './redact';
 import { ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE } from './model/attachment';
 import { strictFailure, warningAnnotation } from './format/strict-message';
@@ -29,6 +29,15 @@ export interface DaebugOptions {
    * @example test.use({ daebugRedact: { patterns: [/acct-\d{8}/] } });
    */
   daebugRedact: RedactOption;
+  /**
+   * Failed requests (DNS, refused, aborted, CORS, blocked) and responses of 400 or more, for documents, scripts,
+   * stylesheets, fetch and XHR, as events of the source `network`. `report` records them without counting them as
+   * unexpected; `strict` makes them unexpected, so `daebugStrict` fails on them; `off` does not listen to the network.
+   * `daebugIgnore` patterns are tested against their URL. Favicon requests are never reported.
+   * @default 'report'
+   * @example test.use({ daebugNetwork: 'strict', daebugIgnore: ['/optional-widget.js'] });
+   */
+  daebugNetwork: NetworkMode;
 }
 
 export interface DaebugFixtures {
@@ -52,10 +61,11 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   daebugIgnore: [[], { option: true }],
   daebugLimits: [{}, { option: true }],
   daebugRedact: [true, { option: true }],
+  daebugNetwork: ['report', { option: true }],
 
   _daebugRecorder: [
-    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact }, use, testInfo) => {
-      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact });
+    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork }, use, testInfo) => {
+      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact, network: daebugNetwork });
       const recorder = new Recorder(options);
       await use(recorder);
       await finish(recorder, testInfo);

@@ -48,6 +48,10 @@ export const ignoreSchema = z.array(z.union([z.string(), z.instanceof(RegExp)]))
 
 export type IgnorePattern = string | RegExp;
 
+/** What daebug does with failed requests and responses of 400 or more: `daebugNetwork`. */
+export type NetworkMode = 'off' | 'report' | 'strict';
+export const networkModeSchema = z.enum(['off', 'report', 'strict']);
+
 function describeIssue(issue: z.core.$ZodIssue): string {
   const where = issue.path.length ? issue.path.join('.') : '';
   return `${where ? where + ': ' : ''}${issue.message}`;
@@ -92,9 +96,11 @@ export interface ResolvedOptions {
   limitsSet?: Partial<DaebugLimits>;
   /** Applied to everything a test's record holds; none when absent. */
   redact?: Redactor;
+  /** Failed requests: not captured (`off`), reported (`report`, also when absent), or unexpected errors (`strict`). */
+  network?: NetworkMode;
 }
 
-export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown }): ResolvedOptions {
+export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown; network?: unknown }): ResolvedOptions {
   const strict = parseOption('daebugStrict', z.boolean(), raw.strict, 'true or false');
   const capture = parseOption('daebugCapture', z.boolean(), raw.capture, 'true or false');
   const ignore = parseOption('daebugIgnore', ignoreSchema, raw.ignore, 'an array of strings (substrings) and RegExps', tupleHint);
@@ -105,8 +111,9 @@ export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore:
     `an object with any of ${Object.keys(defaultLimits).join(', ')} (positive integers)`,
   );
   const redact = parseOption('daebugRedact', redactSchema, raw.redact ?? true, 'true, false, or { patterns?: RegExp[], builtIn?: boolean }') as RedactOption;
+  const network = parseOption('daebugNetwork', networkModeSchema, raw.network ?? 'report', "'off', 'report' or 'strict'");
   const limitsSet = stripUndefined(limits) as Partial<DaebugLimits>;
-  return { strict, capture, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact) };
+  return { strict, capture, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact), network };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

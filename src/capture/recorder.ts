@@ -1,7 +1,7 @@
 import { KeepNewestLog, RateWindow } from './budget';
 import { orderTimeline } from './timeline';
-import { formatClock, isUnexpectedKind, matchesIgnore } from '../model/classify';
-import type { DaebugEvent, Diagnostic, Dropped, Frame, Job, Location, StaleAllowList } from '../model/schema';
+import { formatClock, isNetworkFailure, isUnexpectedIn, isUnexpectedKind, matchesIgnore } from '../model/classify';
+import type { DaebugEvent, Diagnostic, Dropped, Frame, Job, Location, NetworkFailure, StaleAllowList } from '../model/schema';
 import { AllowListUse } from './allow-list';
 import type { IgnorePattern, ResolvedOptions } from '../options';
 import { DaebugError, debugLog } from '../errors';
@@ -32,6 +32,8 @@ export interface EventDraft {
   frames?: Frame[] | undefined;
   snippet?: string | undefined;
   hint?: string | undefined;
+  /** A failed request (source `network`): method, URL, status or error text, resource type, initiator. */
+  network?: NetworkFailure | undefined;
 }
 
 /** A failed span's error; frames, snippet and hint are added at the test's end like an event's. */
@@ -51,9 +53,9 @@ export interface StoredEvent extends EventDraft {
   clipped?: boolean | undefined;
 }
 
-/** Budgets apart: uncaught errors, console.error, other output and expected (ignored) events never push each other out. */
-type EventClass = 'uncaught' | 'console-error' | 'console' | 'expected' | 'lifecycle';
-const CLASSES: readonly EventClass[] = ['uncaught', 'console-error', 'console', 'expected', 'lifecycle'];
+/** Budgets apart: uncaught errors, console.error, other output, failed requests and expected (ignored) events never push each other out. */
+type EventClass = 'uncaught' | 'console-error' | 'console' | 'network' | 'expected' | 'lifecycle';
+const CLASSES: readonly EventClass[] = ['uncaught', 'console-error', 'console', 'network', 'expected', 'lifecycle'];
 /** Navigations, workers starting and ending, crashes: the timeline's frame, never pushed out by what happens in it. */
 const LIFECYCLE_SOURCES: ReadonlySet<string> = new Set(['navigation', 'worker.start', 'worker.close', 'page.crash', 'browser.disconnected']);
 
@@ -150,6 +152,7 @@ export class Recorder {
       return 'expected';
     }
     if (draft.type === 'error') return 'uncaught';
+    if (isNetworkFailure(draft)) return 'network';
     return isUnexpectedKind(draft) ? 'console-error' : 'console';
   }
 
@@ -279,7 +282,8 @@ export class Recorder {
       if (e.snippet !== undefined) event.snippet = e.snippet;
       if (e.hint !== undefined) event.hint = e.hint;
       if (e.preview) event.preview = true;
-      if (isUnexpectedKind(e) && !expected) event.unexpected = true;
+      if (e.network) event.network = e.network;
+      if (isUnexpectedIn(e, this.options.network) && !expected) event.unexpected = true;
       const job = this.innermost('job', atMs);
       if (job) event.jobId = job.id;
       else {

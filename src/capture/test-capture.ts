@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Frame, Page, Worker } from '@playwright/t
 import { DaebugCaptureError } from '../errors';
 import { BrowserConnection } from './cdp/browser-connection';
 import { internalCall } from './cdp/internal-call';
+import { NetworkCapture } from './cdp/network';
 import { add, onRuntimeEvent, type RuntimeSink } from './cdp/runtime';
 import type { Target, TargetListener } from './cdp/target';
 import { ValueReads, type ValueRead } from './cdp/value-reads';
@@ -19,6 +20,7 @@ const FATAL_SOURCES: ReadonlySet<string> = new Set(['page.crash', 'browser.disco
 export class TestCapture implements TargetListener, RuntimeSink {
   readonly realms: RealmNames;
   readonly reads: ValueReads;
+  private readonly network: NetworkCapture;
   private readonly connections = new Set<BrowserConnection>();
   private readonly contexts = new Set<BrowserContext>();
   private readonly genericPages = new Set<Page>();
@@ -32,6 +34,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
     this.realms = new RealmNames();
     const { maxDepth, maxBreadth, maxMessageLength } = recorder.options.limits;
     this.reads = new ValueReads(() => ({ maxDepth, maxBreadth, maxLength: maxMessageLength }), (event) => (event.clipped = false));
+    this.network = new NetworkCapture(this);
   }
 
   /** Captures a browser context and everything in it; resolves once its current targets are listened to. */
@@ -87,7 +90,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
     };
     page.on('crash', onCrash);
     page.on('framenavigated', onNavigated);
-    const detach = attachGenericPage(page, realm, { recorder: this.recorder, workerRealm: (worker) => this.realms.name(worker, { type: 'worker', url: worker.url() }) });
+    const detach = attachGenericPage(page, realm, { recorder: this.recorder, network: this.wantsNetwork(), workerRealm: (worker) => this.realms.name(worker, { type: 'worker', url: worker.url() }) });
     this.cleanups.push(() => {
       page.off('crash', onCrash);
       page.off('framenavigated', onNavigated);
@@ -206,12 +209,22 @@ export class TestCapture implements TargetListener, RuntimeSink {
     if (this.ended) return;
     try {
       if (method === 'Target.targetCrashed') this.lifecycle(target, this.realmOf(target), 'page.crash', 'The page crashed.');
-      else onRuntimeEvent(this, target, method, params);
+      else if (method.startsWith('Network.')) {
+        if (this.wantsNetwork()) this.network.onEvent(target, method, params);
+      } else onRuntimeEvent(this, target, method, params);
     } catch (error) {
       this.recorder.diagnose(new DaebugCaptureError(`handling ${method} in ${this.realmOf(target)}`, error));
     }
   }
 
+  wantsNetwork(): boolean {
+    return (this.recorder.options.network ?? 'report') !== 'off';
+  }
+
+  /** RuntimeSink: a "Failed to load resource" line of a request already reported is the same event. */
+  coversNetworkLog(target: Target, networkRequestId: string | undefined): boolean {
+    return this.wantsNetwork() && this.network.covers(target, networkRequestId);
+  }
 
   onAttached(target: Target): void {
     if (this.ended) return;

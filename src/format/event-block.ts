@@ -2,6 +2,7 @@ import { eventKind } from '../model/event-kind';
 import type { DaebugEvent, Frame, Location } from '../model/schema';
 import { fence } from './fence';
 import { stackLines } from './frames';
+import { networkBody } from './network-block';
 
 /** Frame lines of a console event's stack (a warning's, a trace's): its place, not a full story. */
 const CONSOLE_FRAMES = 4;
@@ -37,6 +38,8 @@ function where(location: Location & { original?: { source: string; line: number;
 
 /** An event's fence content: the message and one stack, and where a console call logged a thrown Error. */
 export function eventBody(event: DaebugEvent): string {
+  const network = networkBody(event);
+  if (network !== undefined) return network;
   const isError = eventKind(event) === 'Error';
   let body: string;
   if (event.type === 'error') body = errorBody(event.message, event.stack, event.frames);

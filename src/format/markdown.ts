@@ -157,7 +157,8 @@ function header(report: Attempt, options: MarkdownOptions, h: string): string[] 
   if (t.project) lines.push(`- Project: ${inline(t.project)}`);
   if (t.retry) lines.push(`- Retry: ${t.retry}`);
   const s = report.summary;
-  lines.push(`- Events: ${s.errors} errors (${s.unexpected} unexpected), ${s.console} console, ${s.dropped} dropped`);
+  const failedRequests = s.network ? `, ${s.network} of them failed requests` : '';
+  lines.push(`- Events: ${s.errors} errors (${s.unexpected} unexpected)${failedRequests}, ${s.console} console, ${s.dropped} dropped`);
   if (options.jsonFile) lines.push(`- JSON: ${code(options.jsonFile)}`);
   if (report.capture === false) lines.push('', '> Capture was off (`daebugCapture: false`): no listeners were attached, so nothing was recorded.');
   return lines;

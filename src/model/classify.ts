@@ -1,4 +1,4 @@
-import type { IgnorePattern } from '../options';
+import type { IgnorePattern, NetworkMode } from '../options';
 
 /** Sources that are errors thrown by page or worker code, not logged by it. */
 export const UNCAUGHT_SOURCES: ReadonlySet<string> = new Set(['window.onerror', 'self.onerror', 'unhandledrejection', 'pageerror']);
@@ -13,6 +13,16 @@ export interface Classifiable {
 /** Uncaught exceptions, unhandled rejections and console.error from page or worker code. */
 export function isUnexpectedKind(event: Classifiable): boolean {
   return UNCAUGHT_SOURCES.has(event.source) || event.source === 'console.error';
+}
+
+/** A failed request (source `network`): unexpected only with `daebugNetwork: 'strict'`. */
+export function isNetworkFailure(event: Classifiable): boolean {
+  return event.source === 'network';
+}
+
+/** Whether an event counts as an unexpected error when no ignore pattern matches it. */
+export function isUnexpectedIn(event: Classifiable, network: NetworkMode = 'report'): boolean {
+  return isUnexpectedKind(event) || (network === 'strict' && isNetworkFailure(event));
 }
 
 export function matchesIgnore(event: Classifiable, patterns: readonly IgnorePattern[]): boolean {

@@ -23,6 +23,21 @@ export const frameSchema = z.object({
   unmappedReason: z.string().optional(),
 });
 
+/** A failed request or a response of 400 or more (events of the source `network`). */
+export const networkSchema = z.object({
+  method: z.string(),
+  url: z.string(),
+  /** The response's status, when there was a response. */
+  status: z.number().int().optional(),
+  statusText: z.string().optional(),
+  /** Why there was no response, e.g. `net::ERR_CONNECTION_REFUSED`. */
+  errorText: z.string().optional(),
+  /** `document`, `script`, `stylesheet`, `fetch` or `xhr`, as Playwright names them. */
+  resourceType: z.string(),
+  /** What started the request: the parser of a document, or a script (with its call site), as CDP says. */
+  initiator: z.object({ type: z.string(), url: z.string().optional(), line: z.number().int().optional(), column: z.number().int().optional() }).optional(),
+});
+
 export const eventSchema = z.object({
   type: z.enum(['error', 'console']),
   level: z.string().optional(),
@@ -53,6 +68,7 @@ export const eventSchema = z.object({
   frames: z.array(frameSchema).optional(),
   snippet: z.string().optional(),
   hint: z.string().optional(),
+  network: networkSchema.optional(),
 });
 
 export const jobSchema = z.object({
@@ -101,6 +117,8 @@ export const summarySchema = z.object({
   console: z.number().int(),
   dropped: z.number().int(),
   expected: z.number().int().optional(),
+  /** Events of the source `network` (counted in `errors` too). */
+  network: z.number().int().optional(),
 });
 
 export const testInfoSchema = z.object({
@@ -146,6 +164,7 @@ export const reportSchema = z.object({
 
 export type Location = z.infer<typeof locationSchema>;
 export type Frame = z.infer<typeof frameSchema>;
+export type NetworkFailure = z.infer<typeof networkSchema>;
 export type DaebugEvent = z.infer<typeof eventSchema>;
 export type Job = z.infer<typeof jobSchema>;
 export type Dropped = z.infer<typeof droppedSchema>;

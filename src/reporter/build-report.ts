@@ -1,4 +1,4 @@
-import { isUnexpectedKind } from '../model/classify';
+import { isNetworkFailure, isUnexpectedKind } from '../model/classify';
 import { eventKind } from '../model/event-kind';
 import { SCHEMA_VERSION, type Attempt, type DaebugEvent, type Job, type Summary } from '../model/schema';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
@@ -31,14 +31,18 @@ export function summarize(events: readonly DaebugEvent[], droppedTotal: number):
   let unexpected = 0;
   let console = 0;
   let expected = 0;
+  let network = 0;
   for (const e of events) {
-    // Counted by the rule that labels the fences, so the header agrees with the blocks below it.
+    // Counted by the rule that labels the fences (a failed request is an `Error network` fence), so the header agrees with the blocks below it.
     if (eventKind(e) === 'Error') errors++;
+    if (isNetworkFailure(e)) network++;
     if (e.unexpected) unexpected++;
     if (e.type === 'console' && e.source.startsWith('console.')) console++;
     if (e.expected && isUnexpectedKind(e)) expected++;
   }
-  return { errors, unexpected, console, dropped: droppedTotal, expected };
+  const summary: Summary = { errors, unexpected, console, dropped: droppedTotal, expected };
+  if (network) summary.network = network;
+  return summary;
 }
 
 function innermostStep(steps: readonly StepSpan[], timeMs: number): StepSpan | undefined {

@@ -2,8 +2,8 @@ import { pathToFileURL } from 'node:url';
 import type { APIRequestContext } from '@playwright/test';
 import type { Recorder, Span, SpanError, StoredEvent } from '../capture/recorder';
 import { DaebugSourceMapError, debugLog } from '../errors';
-import { isUnexpectedKind, matchesIgnore } from '../model/classify';
-import type { Frame } from '../model/schema';
+import { isUnexpectedIn, matchesIgnore } from '../model/classify';
+import type { Frame, NetworkFailure } from '../model/schema';
 import { codeFrame } from './code-frame';
 import { locateEvaluated } from './eval-position';
 import { contextFetcher } from './fetch';
@@ -39,7 +39,14 @@ interface Target {
   /** Unexpected errors and failed jobs get a code frame and a hint; other stacks only get their frames. */
   explain: boolean;
   span?: Span | undefined;
+  /** For a failed request (`daebugNetwork: 'strict'`): what failed. */
+  network?: NetworkFailure | undefined;
+  /** Failed requests (network events) in the same realm shortly before this error, oldest first. */
+  failedRequests?: NetworkFailure[] | undefined;
 }
+
+/** How long before an error a failed request may still explain it (a fetch, then parsing its body). */
+const RESPONSE_EXPLAINS_MS = 10_000;
 
 /** A frame with the text its code frame is cut from. */
 interface Located {
@@ -109,21 +116,24 @@ async function explainTarget(target: Target, run: Run): Promise<void> {
     const snippet = text ? codeFrame(text, first.line, first.column) : undefined;
     if (snippet) target.holder.snippet = snippet;
   }
-  const hint = hintFor({ source: target.source, message: target.message, where: first ? where(first.frame) : undefined });
+  const hint = hintFor({ source: target.source, message: target.message, where: first ? where(first.frame) : undefined, failedRequests: target.failedRequests, network: target.network });
   if (hint) target.holder.hint = hint;
 }
 
 function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
   const { events, spans, ignore } = recorder.stored();
   const targets: Target[] = [];
+  const failedRequests = events.filter((e) => e.network !== undefined);
   for (const event of events) {
     // Every stack is mapped: errors, console.error/warn/trace/assert and any console call that logged an Error.
     const hasStack = event.type === 'error' || event.stack !== undefined || event.source === 'console.error';
-    const explain = (isUnexpectedKind(event) || event.source === 'browser.security') && !matchesIgnore(event, ignore);
+    const explain = (isUnexpectedIn(event, recorder.options.network) || event.source === 'browser.security') && !matchesIgnore(event, ignore);
     if (!hasStack && !explain) continue;
     let frames: ParsedFrame[] = event.callFrames ? event.callFrames.slice(0, maxFrames) : event.stack ? parseStack(event.stack, event.message, maxFrames) : [];
     if (!frames.length && event.location?.url) frames = [{ url: event.location.url, line: event.location.line, column: event.location.column }];
-    targets.push({ holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain });
+    const target: Target = { holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain, network: event.network };
+    if (explain && failedRequests.length) target.failedRequests = failedBefore(event, failedRequests);
+    targets.push(target);
   }
   for (const span of spans) {
     const error = span.error;
@@ -132,6 +142,14 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
     targets.push({ holder: error, source: `daebug.${span.kind}`, message: error.message, frames, inNode: sidesOfSpan(frames, span), explain: true, span });
   }
   return targets;
+}
+
+/** The failed requests of the event's realm in the moments before it, oldest first. */
+function failedBefore(event: StoredEvent, requests: readonly StoredEvent[]): NetworkFailure[] {
+  return requests
+    .filter((r) => r.realm === event.realm && r.timeMs <= event.timeMs + 50 && r.timeMs >= event.timeMs - RESPONSE_EXPLAINS_MS)
+    .sort((a, b) => a.timeMs - b.timeMs || a.seq - b.seq)
+    .map((r) => r.network!);
 }
 
 function isNodeFrame(frame: ParsedFrame): boolean {

@@ -1,15 +1,21 @@
+import type { NetworkFailure } from '../model/schema';
+
 /** What a hint is computed from: the event's kind and text, and where it happened. */
 export interface HintInput {
   source: string;
   message: string;
   /** The first user frame, e.g. `src/cart.ts:12:5`, named in the suggestions. */
   where?: string | undefined;
+  /** Failed requests and responses of 400 or more in the same realm shortly before the error, oldest first: they may explain it. */
+  failedRequests?: readonly NetworkFailure[] | undefined;
+  /** The event is this failed request (source `network`). */
+  network?: NetworkFailure | undefined;
 }
 
 interface Rule {
   /** Matches the message; the match feeds the suggestions. */
   test: RegExp;
-  checks(match: RegExpExecArray, where: string): string[];
+  checks(match: RegExpExecArray, where: string, input: HintInput): string[];
   /** A stable substring of such errors, for the daebugIgnore entry; defaults to the message's first line. */
   ignore?: string;
 }
@@ -36,10 +42,15 @@ const RULES: Rule[] = [
   },
   {
     test: /Failed to fetch|NetworkError when attempting to fetch resource|Load failed|net::ERR_[A-Z_]+/,
-    checks: () => [
-      'A request failed before any response: is the URL right and the server up for this test?',
-      'CORS: does the response allow this page\'s origin (`Access-Control-Allow-Origin`)? Is it blocked by the CSP or aborted by a `page.route()`?',
-    ],
+    checks: (_m, _where, input) => {
+      const request = input.failedRequests?.filter((f) => f.status === undefined).pop();
+      return [
+        request
+          ? `${request.method} ${request.url} failed before any response (${request.errorText ?? 'no response'}): is the URL right and the server up for this test?`
+          : 'A request failed before any response: is the URL right and the server up for this test?',
+        'CORS: does the response allow this page\'s origin (`Access-Control-Allow-Origin`)? Is it blocked by the CSP or aborted by a `page.route()`?',
+      ];
+    },
   },
   {
     test: /Cannot access '([^']+)' before initialization|can't access lexical declaration '([^']+)' before initialization/,
@@ -76,10 +87,31 @@ const RULES: Rule[] = [
     checks: () => ['A cross-origin script threw and the browser hid the details: load it with `crossorigin` and serve it with `Access-Control-Allow-Origin` to see the real error.'],
   },
   {
-    test: /Unexpected token '?<'?|is not valid JSON/,
-    checks: () => ['A script or JSON response was HTML (often a 404 page or an index.html fallback): check the URL it was loaded from.'],
+    test: /Unexpected token '?(.)'?, "(.*?)"(?:\.\.\.)? is not valid JSON|Unexpected token '?<'?|is not valid JSON|Unexpected end of JSON input|JSON\.parse: unexpected/,
+    checks: (m, _where, input) => jsonChecks(m[1], m[2], input.failedRequests),
   },
 ];
+
+/**
+ * A body that is not JSON: named by the failed response just before it when there is one, called HTML only when its
+ * text starts like HTML (a plain `not found` body is not).
+ */
+function jsonChecks(token: string | undefined, excerpt: string | undefined, failed: readonly NetworkFailure[] | undefined): string[] {
+  const response = failed?.filter((f) => f.status !== undefined).pop();
+  const shown = excerpt === undefined ? '' : ` (it starts with ${JSON.stringify(excerpt)})`;
+  if (response) {
+    const statusText = response.statusText ? ` ${response.statusText}` : '';
+    return [
+      `${response.method} ${response.url} returned ${response.status}${statusText}; its body is not JSON${shown}: is the URL right, and the server up and answering it in this test?`,
+      'Check `response.ok` (or the status) before `response.json()`, so a failed request is reported as such.',
+    ];
+  }
+  if (token === '<' || excerpt?.trimStart().startsWith('<')) return ['A script or JSON response was HTML (often a 404 page or an index.html fallback): check the URL it was loaded from.'];
+  return [
+    `Text that is not JSON was parsed as JSON${shown}: a plain-text error body (e.g. "not found") or an empty response? Check the URL it came from and its status.`,
+    'Check `response.ok` (or the status) before `response.json()`.',
+  ];
+}
 
 const REJECTION = [
   'Nothing handled this rejected Promise: `await` the call that started it (see the first user frame) or add `.catch(...)`.',
@@ -95,10 +127,14 @@ export function hintFor(input: HintInput): string | undefined {
   const where = input.where ? ` in ${input.where}` : '';
   const checks: string[] = [];
   let ignore: string | undefined;
-  for (const rule of RULES) {
+  if (input.network) {
+    checks.push(...networkChecks(input.network, where));
+    ignore = urlEntry(input.network.url);
+  }
+  for (const rule of input.network ? [] : RULES) {
     const match = rule.test.exec(message);
     if (!match) continue;
-    checks.push(...rule.checks(match, where));
+    checks.push(...rule.checks(match, where, input));
     ignore = rule.ignore;
     break;
   }
@@ -106,6 +142,30 @@ export function hintFor(input: HintInput): string | undefined {
   if (!checks.length) return undefined;
   const entry = ignore ?? ignoreEntry(message);
   return ['Please check:', ...checks.map((c) => `- ${c}`), `If this is expected in this test, add to daebugIgnore: ${quote(entry)}`].join('\n');
+}
+
+function networkChecks(failure: NetworkFailure, where: string): string[] {
+  const started = where ? ` (requested${where})` : '';
+  if (failure.status !== undefined) {
+    return [
+      `${failure.method} ${failure.url}${started} was answered ${failure.status}: is the URL right (a typo, a stale build, a wrong \`baseURL\` or \`base\`), and does the server this test uses serve it?`,
+      failure.status >= 500 ? 'A 5xx is the server failing: its log says why.' : 'If a `page.route()` in the test answers it, does the route match and fulfil it?',
+    ];
+  }
+  return [
+    `${failure.method} ${failure.url}${started} got no response (${failure.errorText ?? 'failed'}): is the server up for this test, and the host and port right?`,
+    'CORS, the CSP, a `page.route()` abort or the page navigating away also end a request early; the error text says which.',
+  ];
+}
+
+/** The URL's path, which keeps matching when the test server's port changes. */
+function urlEntry(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname.length > 1 ? parsed.pathname : url;
+  } catch {
+    return url;
+  }
 }
 
 /** A substring of the message that keeps matching when volatile parts (numbers, ids, URLs) differ: its first 80 characters. */

@@ -72,6 +72,13 @@ export class BrowserConnection implements TargetListener {
   /** Routes targets' events to `listener` (the running test), or nowhere. */
   route(listener: TargetListener | undefined): void {
     this.listener = listener;
+    if (!listener) return;
+    const network = this.wantsNetwork();
+    for (const target of this.liveTargets()) target.setNetwork(network);
+  }
+
+  wantsNetwork(): boolean {
+    return this.listener?.wantsNetwork?.() ?? false;
   }
 
   /** Every live target of a context still in use, children included, in the order they were attached. */

@@ -4,12 +4,15 @@ import { framesOf, stackText, type CdpStackTrace } from './call-frames';
 import { parseStack } from '../../stack/parse';
 import type { Target } from './target';
 import type { ValueRead } from './value-reads';
+import { isFavicon } from '../network-failure';
 
 /** Where a target's events go: the test's recorder, under the target's realm, with values read later. */
 export interface RuntimeSink {
   recorder: Recorder;
   realmOf(target: Target): string;
   readLater(target: Target, read: ValueRead): void;
+  /** Whether a "Failed to load resource" line is about a request already reported as a `network` event. */
+  coversNetworkLog?(target: Target, networkRequestId: string | undefined): boolean;
 }
 
 interface ExceptionDetails {
@@ -177,6 +180,7 @@ function onConsole(sink: RuntimeSink, target: Target, params: any): void {
 function onLogEntry(sink: RuntimeSink, target: Target, entry: any): void {
   // 'worker' entries echo what the worker's own session reports; 'verbose' ones are Chromium's perf chatter.
   if (entry.level === 'verbose' || entry.source === 'worker') return;
+  if (entry.source === 'network' && ((entry.url && isFavicon(entry.url)) || sink.coversNetworkLog?.(target, entry.networkRequestId))) return;
   const frames = framesOf(entry.stackTrace as CdpStackTrace | undefined);
   add(sink, target, {
     type: 'console',

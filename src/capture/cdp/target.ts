@@ -13,9 +13,14 @@ export interface TargetListener {
   onEvent(target: Target, method: string, params: any): void;
   onAttached(target: Target): void;
   onDetached(target: Target): void;
+  /** Whether the running test wants failed requests (`daebugNetwork` is not `off`). */
+  wantsNetwork?(): boolean;
 }
 
 let nextKey = 0;
+
+// While the Network domain is on, every request sends these too; daebug reads none of them, so they are not parsed.
+const UNREAD_EVENT = /^\{"method":"Network\.(?:dataReceived|requestWillBeSentExtraInfo|responseReceivedExtraInfo|resourceChangedPriority|requestServedFromCache|responseReceivedEarlyHints|policyUpdated|reportingApiReportAdded|reportingApiReportUpdated|directTCPSocket\w*|directUDPSocket\w*)"/;
 
 // Children daebug holds at start and resumes once it listens. Service workers come through discovery instead.
 const CHILD_FILTER = { page: [{ type: 'worker' }, { type: 'iframe' }], worker: [{ type: 'worker' }] };
@@ -28,6 +33,8 @@ export class Target {
   readonly key = `t${++nextKey}`;
   readonly children = new Map<string, Target>();
   closed = false;
+  /** The Network domain is on for this target's session. */
+  network = false;
   /** Playwright's utility worlds and isolated worlds: their console traffic is not the page's. */
   readonly ignoredContexts = new Set<number>();
   private nextId = 0;
@@ -68,7 +75,9 @@ export class Target {
    * (`waitForDebuggerOnStart`) resumes only after Runtime is enabled: none of its first messages is lost.
    */
   enable(held: boolean): Promise<unknown> {
-    const commands: Array<Promise<unknown>> = [this.send('Runtime.enable')];
+    // Network first: Playwright's own session resumes a held worker too, and a request has no replay as console calls do.
+    const commands: Array<Promise<unknown>> = this.listener.wantsNetwork?.() ? [this.enableNetwork()] : [];
+    commands.push(this.send('Runtime.enable'));
     if (this.type === 'page') commands.push(this.send('Page.enable'), this.send('Log.enable'));
     if (this.type === 'page' || this.type === 'iframe') commands.push(this.autoAttach(CHILD_FILTER.page));
     else commands.push(this.autoAttach(CHILD_FILTER.worker));
@@ -76,11 +85,31 @@ export class Target {
     return Promise.all(commands);
   }
 
+  /**
+   * Turns the Network domain on or off for a target that outlived the test that attached it. Chromium sends every
+   * request's events over daebug's session while it is on, so it is on only for tests that want failed requests.
+   */
+  setNetwork(on: boolean): void {
+    if (on === this.network || this.closed) return;
+    if (on) void this.enableNetwork().catch(() => undefined);
+    else {
+      this.network = false;
+      void this.send('Network.disable').catch(() => undefined);
+    }
+  }
+
+  private enableNetwork(): Promise<unknown> {
+    this.network = true;
+    // daebug reads no bodies: Chromium keeps none of them (nor post data) for this session.
+    return this.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 0 });
+  }
+
   private autoAttach(filter: object[]): Promise<unknown> {
     return this.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: false, filter });
   }
 
   receive(raw: string): void {
+    if (this.network && UNREAD_EVENT.test(raw)) return;
     const message = JSON.parse(raw) as { id?: number; method?: string; params?: any; result?: unknown; error?: { message: string } };
     if (message.id !== undefined) {
       const waiter = this.waiting.get(message.id);

@@ -1,0 +1,162 @@
+import type { NetworkFailure } from '../../model/schema';
+import { isReportedRequest, networkDraft, resourceTypeName, statusTextOf } from '../network-failure';
+import { add, type RuntimeSink } from './runtime';
+import type { Target } from './target';
+
+/** What daebug keeps of a request until it finishes: only what a failure's event names. */
+export interface PendingRequest {
+  method: string;
+  url: string;
+  resourceType: string;
+  initiator?: NetworkFailure['initiator'];
+  /** Wall-clock ms minus CDP's monotonic ms for this request: turns `timestamp` into a time of day. */
+  wallOffsetMs?: number;
+}
+
+interface CdpCallFrame {
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}
+
+interface CdpInitiator {
+  type: string;
+  url?: string;
+  lineNumber?: number;
+  columnNumber?: number;
+  stack?: { callFrames: CdpCallFrame[]; parent?: CdpInitiator['stack'] };
+}
+
+// Requests that never finish (long polls, a page that navigated away) must not grow these maps for the whole test.
+const MAX_PENDING = 500;
+const MAX_REPORTED = 200;
+
+/** CDP's initiator as data: its type and, for a script, the innermost frame with a URL (1-based line and column). */
+export function initiatorOf(initiator: CdpInitiator | undefined): NetworkFailure['initiator'] {
+  if (!initiator) return undefined;
+  for (let stack = initiator.stack; stack; stack = stack.parent) {
+    const frame = stack.callFrames.find((f) => f.url);
+    if (frame) return { type: initiator.type, url: frame.url, line: frame.lineNumber + 1, column: frame.columnNumber + 1 };
+  }
+  if (initiator.url) {
+    const out: NonNullable<NetworkFailure['initiator']> = { type: initiator.type, url: initiator.url };
+    if (initiator.lineNumber !== undefined) out.line = initiator.lineNumber + 1;
+    if (initiator.columnNumber !== undefined) out.column = initiator.columnNumber + 1;
+    return out;
+  }
+  return { type: initiator.type };
+}
+
+/** `Network.requestWillBeSent` → what to keep of it, or undefined for requests whose failures are not reported. */
+export function pendingFrom(params: { request: { method: string; url: string; urlFragment?: string }; type?: string; initiator?: CdpInitiator; timestamp?: number; wallTime?: number }): PendingRequest | undefined {
+  const resourceType = resourceTypeName(params.type);
+  const url = params.request.url;
+  if (!isReportedRequest(url, resourceType)) return undefined;
+  const pending: PendingRequest = { method: params.request.method, url, resourceType };
+  const initiator = initiatorOf(params.initiator);
+  if (initiator) pending.initiator = initiator;
+  if (params.wallTime !== undefined && params.timestamp !== undefined) pending.wallOffsetMs = params.wallTime * 1000 - params.timestamp * 1000;
+  return pending;
+}
+
+/** `Network.responseReceived` with a status of 400 or more → the failure. */
+export function failureFromResponse(request: PendingRequest, response: { status: number; statusText?: string }): NetworkFailure | undefined {
+  if (response.status < 400) return undefined;
+  const failure = base(request);
+  failure.status = response.status;
+  const statusText = statusTextOf(response.status, response.statusText);
+  if (statusText) failure.statusText = statusText;
+  return failure;
+}
+
+/** `Network.loadingFailed` → the failure, its error text naming a CORS error or what blocked it. */
+export function failureFromLoadingFailed(request: PendingRequest, params: { errorText?: string; canceled?: boolean; blockedReason?: string; corsErrorStatus?: { corsError: string } }): NetworkFailure {
+  const failure = base(request);
+  const reasons = [params.corsErrorStatus ? `CORS ${params.corsErrorStatus.corsError}` : '', params.blockedReason ? `blocked: ${params.blockedReason}` : '', params.canceled ? 'canceled' : ''].filter(Boolean);
+  failure.errorText = `${params.errorText || 'failed'}${reasons.length ? ` (${reasons.join(', ')})` : ''}`;
+  return failure;
+}
+
+function base(request: PendingRequest): NetworkFailure {
+  const failure: NetworkFailure = { method: request.method, url: request.url, resourceType: request.resourceType };
+  if (request.initiator) failure.initiator = request.initiator;
+  return failure;
+}
+
+/** One target's requests in flight and the failures already reported, both bounded. */
+class TargetRequests {
+  readonly pending = new Map<string, PendingRequest>();
+  readonly reported = new Set<string>();
+
+  remember(requestId: string, request: PendingRequest): void {
+    this.pending.delete(requestId);
+    this.pending.set(requestId, request);
+    if (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
+  }
+
+  markReported(requestId: string): void {
+    this.reported.add(requestId);
+    if (this.reported.size > MAX_REPORTED) this.reported.delete(this.reported.values().next().value!);
+  }
+}
+
+/**
+ * Failed requests of every captured target, from the Network domain on daebug's own session (enabled only when
+ * `daebugNetwork` is not `off`). A response of 400 or more is one event; the `loadingFailed` Chromium sends after it
+ * (a stylesheet or script it then drops) and its "Failed to load resource" log line are the same failure.
+ */
+export class NetworkCapture {
+  private readonly byTarget = new WeakMap<Target, TargetRequests>();
+
+  constructor(private readonly sink: RuntimeSink) {}
+
+  private requestsOf(target: Target): TargetRequests {
+    let requests = this.byTarget.get(target);
+    if (!requests) {
+      requests = new TargetRequests();
+      this.byTarget.set(target, requests);
+    }
+    return requests;
+  }
+
+  onEvent(target: Target, method: string, params: any): void {
+    const requests = this.requestsOf(target);
+    switch (method) {
+      case 'Network.requestWillBeSent': {
+        const pending = pendingFrom(params);
+        if (pending) requests.remember(params.requestId, pending);
+        else requests.pending.delete(params.requestId);
+        return;
+      }
+      case 'Network.responseReceived': {
+        const request = requests.pending.get(params.requestId);
+        const failure = request && failureFromResponse(request, params.response);
+        if (request && failure) this.report(target, requests, params.requestId, failure, timeOf(request, params.timestamp));
+        return;
+      }
+      case 'Network.loadingFailed': {
+        const request = requests.pending.get(params.requestId);
+        requests.pending.delete(params.requestId);
+        if (request && !requests.reported.has(params.requestId)) this.report(target, requests, params.requestId, failureFromLoadingFailed(request, params), timeOf(request, params.timestamp));
+        return;
+      }
+      case 'Network.loadingFinished':
+        requests.pending.delete(params.requestId);
+        return;
+    }
+  }
+
+  /** Whether a "Failed to load resource" log line is about a failure already reported as a network event. */
+  covers(target: Target, networkRequestId: string | undefined): boolean {
+    return networkRequestId !== undefined && (this.byTarget.get(target)?.reported.has(networkRequestId) ?? false);
+  }
+
+  private report(target: Target, requests: TargetRequests, requestId: string, failure: NetworkFailure, timeMs: number): void {
+    requests.markReported(requestId);
+    add(this.sink, target, networkDraft(failure, timeMs));
+  }
+}
+
+function timeOf(request: PendingRequest, timestamp: number | undefined): number {
+  return request.wallOffsetMs !== undefined && timestamp !== undefined ? timestamp * 1000 + request.wallOffsetMs : Date.now();
+}
