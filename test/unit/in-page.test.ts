@@ -193,6 +193,7 @@ describe('reflect.ts', () => {
     const sizeGetter = Object.getOwnPropertyDescriptor(Map.prototype, 'size')?.get;
     assert.equal(isNativeGetter(sizeGetter), true);
     assert.equal(isNativeGetter(Math.max), false, 'native, but not named "get …"');
+    assert.equal(isNativeGetter(native('', () => 's')), true, "Chromium's own Error stack accessor has an empty name");
     assert.equal(isNativeGetter(Object.getOwnPropertyDescriptor({ get x() { return 1; } }, 'x')?.get), false);
   });
   it('finds data properties along the chain and runs native getters only', () => {
@@ -466,6 +467,7 @@ describe('format.ts', () => {
     const cases: [string, unknown, string][] = [
       ['d', '42.9px', '42'], ['i', -2.5, '-2'], ['f', '3.25rem', '3.25'], ['d', 'abc', 'NaN'], ['d', 5n, '5n'], ['f', 5n, '5'], ['d', {}, 'NaN'],
       ['o', 'str', '"str"'], ['j', null, 'null'], ['O', () => 1, '[Function (anonymous)]'], ['c', 'color: red', ''],
+      ['o', new TypeError('boom'), 'TypeError: boom'],
     ];
     for (const [c, a, expected] of cases) {
       const r = createRenderer();
