@@ -5,6 +5,7 @@ import { DaebugSourceMapError, debugLog } from '../errors';
 import { isUnexpectedKind, matchesIgnore } from '../model/classify';
 import type { Frame } from '../model/schema';
 import { codeFrame } from './code-frame';
+import { firstUserFrame, isDocumentStart } from './first-user-frame';
 import { locateEvaluated } from './eval-position';
 import { contextFetcher } from './fetch';
 import { originalFunctionName } from './function-name';
@@ -97,7 +98,8 @@ async function explainTarget(target: Target, run: Run): Promise<void> {
   if (target.span?.code) await mapEvaluated(target, located, target.span.code, run);
   target.holder.frames = located.map((l) => l.frame);
   if (!target.explain) return;
-  const first = located.find((l) => l.frame.userCode);
+  const firstFrame = firstUserFrame(located.map((l) => l.frame));
+  const first = located.find((l) => l.frame === firstFrame);
   if (first?.text) {
     const text = await withDeadline(first.text(), Math.max(0, run.lookupEnd - Date.now()));
     const snippet = text ? codeFrame(text, first.line, first.column) : undefined;
@@ -182,7 +184,7 @@ function locate(frame: ParsedFrame, inNode: boolean, run: Run): Located {
   }
   if (!/^(https?|file):/i.test(frame.url)) return here;
   const key = scriptKey(frame.url);
-  out.userCode = isUserSource(key);
+  out.userCode = isUserSource(key) && !isDocumentStart(out);
   const script = run.scripts.get(key);
   if (!script) {
     out.unmappedReason = run.scripts.has(key) ? 'the source map lookup did not finish in time' : "too many scripts in this test's stacks";

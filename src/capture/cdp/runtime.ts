@@ -1,6 +1,7 @@
 import type { EventDraft, Recorder, StoredEvent } from '../recorder';
 import { formatPrimitiveArgs, isPrimitive, previewText, primitiveText, type RemoteObject } from '../remote-object';
 import { framesOf, stackText, type CdpStackTrace } from './call-frames';
+import { isDocumentStart } from '../../stack/first-user-frame';
 import { parseStack } from '../../stack/parse';
 import type { Target } from './target';
 import type { ValueRead } from './value-reads';
@@ -69,8 +70,10 @@ function topOfStack(stack: string): { url: string; line: number; column: number 
 function locationOf(frames: ReturnType<typeof framesOf>, fallback?: { url?: string | undefined; lineNumber: number; columnNumber: number }) {
   const top = frames[0];
   if (top?.url) return { url: top.url, line: top.line, column: top.column };
-  if (fallback?.url) return { url: fallback.url, line: fallback.lineNumber + 1, column: fallback.columnNumber + 1 };
-  return undefined;
+  if (!fallback?.url) return undefined;
+  const at = { url: fallback.url, line: fallback.lineNumber + 1, column: fallback.columnNumber + 1 };
+  // A rejection without a stack is placed at the page's first line by Chromium: that is no location at all.
+  return isDocumentStart(at) ? undefined : at;
 }
 
 function onException(sink: RuntimeSink, target: Target, details: ExceptionDetails, timestamp: number): void {
