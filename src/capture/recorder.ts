@@ -1,7 +1,7 @@
 import { KeepNewestLog, RateWindow } from './budget';
 import { orderTimeline } from './timeline';
 import { formatClock, isUnexpectedKind, matchesIgnore } from '../model/classify';
-import type { DaebugEvent, Diagnostic, Dropped, Frame, Job, Location } from '../model/schema';
+import type { DaebugEvent, Diagnostic, Dropped, ErrorPart, Frame, Job, Location } from '../model/schema';
 import type { IgnorePattern, ResolvedOptions } from '../options';
 import { DaebugError, debugLog } from '../errors';
 import { noRedaction, redactDeep, type Redactor } from '../redact';
@@ -31,6 +31,9 @@ export interface EventDraft {
   frames?: Frame[] | undefined;
   snippet?: string | undefined;
   hint?: string | undefined;
+  /** Set when the page's values are read: the Error's cause chain and an AggregateError's members; enrich adds frames. */
+  cause?: ErrorPart[] | undefined;
+  aggregate?: ErrorPart[] | undefined;
 }
 
 /** A failed span's error; frames, snippet and hint are added at the test's end like an event's. */
@@ -188,6 +191,10 @@ export class Recorder {
     const { maxMessageLength, maxStackLength } = this.options.limits;
     event.message = limitText(event.message, maxMessageLength, this.redact);
     if (event.stack !== undefined) event.stack = limitText(event.stack, maxStackLength, this.redact);
+    for (const part of [...(event.cause ?? []), ...(event.aggregate ?? [])]) {
+      part.message = limitText(part.message, maxMessageLength, this.redact);
+      if (part.stack !== undefined) part.stack = limitText(part.stack, maxStackLength, this.redact);
+    }
   }
 
   private countDropped(source: string, timeMs: number): void {
@@ -271,6 +278,8 @@ export class Recorder {
       if (e.frames) event.frames = e.frames;
       if (e.snippet !== undefined) event.snippet = e.snippet;
       if (e.hint !== undefined) event.hint = e.hint;
+      if (e.cause?.length) event.cause = e.cause;
+      if (e.aggregate?.length) event.aggregate = e.aggregate;
       if (e.preview) event.preview = true;
       if (isUnexpectedKind(e) && !expected) event.unexpected = true;
       const job = this.innermost('job', atMs);

@@ -21,6 +21,17 @@ export const frameSchema = z.object({
   unmappedReason: z.string().optional(),
 });
 
+/** An Error's cause or an AggregateError member, with its own stack, parsed and source-mapped like the error's. */
+export const errorPartSchema = z.object({
+  /** The Error's name; absent when the cause is not an Error (then `message` is the value's rendering). */
+  name: z.string().optional(),
+  message: z.string(),
+  stack: z.string().optional(),
+  /** Where it was thrown: the top of its own stack. */
+  location: locationSchema.optional(),
+  frames: z.array(frameSchema).optional(),
+});
+
 export const eventSchema = z.object({
   type: z.enum(['error', 'console']),
   level: z.string().optional(),
@@ -46,6 +57,10 @@ export const eventSchema = z.object({
   frames: z.array(frameSchema).optional(),
   snippet: z.string().optional(),
   hint: z.string().optional(),
+  /** The thrown or logged Error's `cause` chain, nearest first (at most 5). */
+  cause: z.array(errorPartSchema).optional(),
+  /** An AggregateError's `errors`, in order (at most 10). */
+  aggregate: z.array(errorPartSchema).optional(),
 });
 
 export const jobSchema = z.object({
@@ -131,6 +146,7 @@ export const reportSchema = z.object({
 
 export type Location = z.infer<typeof locationSchema>;
 export type Frame = z.infer<typeof frameSchema>;
+export type ErrorPart = z.infer<typeof errorPartSchema>;
 export type DaebugEvent = z.infer<typeof eventSchema>;
 export type Job = z.infer<typeof jobSchema>;
 export type Dropped = z.infer<typeof droppedSchema>;

@@ -3,7 +3,7 @@ import type { APIRequestContext } from '@playwright/test';
 import type { Recorder, Span, SpanError, StoredEvent } from '../capture/recorder';
 import { DaebugSourceMapError, debugLog } from '../errors';
 import { isUnexpectedKind, matchesIgnore } from '../model/classify';
-import type { Frame } from '../model/schema';
+import type { ErrorPart, Frame } from '../model/schema';
 import { codeFrame } from './code-frame';
 import { firstUserFrame, isDocumentStart } from './first-user-frame';
 import { locateEvaluated } from './eval-position';
@@ -29,8 +29,15 @@ export interface EnrichLimits {
 
 export const DEFAULT_ENRICH_LIMITS: EnrichLimits = { maxFrames: 30, maxScripts: 20, lookupMs: 4500, cpuMs: 2000 };
 
+/** What enrichment writes into: an event, a failed job's error, or an error's cause or AggregateError member. */
+interface Holder {
+  frames?: Frame[] | undefined;
+  snippet?: string | undefined;
+  hint?: string | undefined;
+}
+
 interface Target {
-  holder: StoredEvent | SpanError;
+  holder: StoredEvent | SpanError | Holder;
   source: string;
   message: string;
   frames: ParsedFrame[];
@@ -120,6 +127,11 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
     let frames: ParsedFrame[] = event.callFrames ? event.callFrames.slice(0, maxFrames) : event.stack ? parseStack(event.stack, event.message, maxFrames) : [];
     if (!frames.length && event.location?.url) frames = [{ url: event.location.url, line: event.location.line, column: event.location.column }];
     targets.push({ holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain });
+    // Causes and inner errors get their frames mapped; the code frame and hint stay with the event itself.
+    for (const part of [...(event.cause ?? []), ...(event.aggregate ?? [])]) {
+      const partFrames = part.stack ? parseStack(part.stack, messageOf(part), maxFrames) : [];
+      if (partFrames.length) targets.push({ holder: part, source: event.source, message: messageOf(part), frames: partFrames, inNode: partFrames.map(isNodeFrame), explain: false });
+    }
   }
   for (const span of spans) {
     const error = span.error;
@@ -128,6 +140,11 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
     targets.push({ holder: error, source: `daebug.${span.kind}`, message: error.message, frames, inNode: sidesOfSpan(frames, span), explain: true, span });
   }
   return targets;
+}
+
+/** The headline a cause's stack starts with, which parseStack skips. */
+function messageOf(part: ErrorPart): string {
+  return part.name ? `${part.name}: ${part.message}` : part.message;
 }
 
 function isNodeFrame(frame: ParsedFrame): boolean {
