@@ -88,10 +88,14 @@ function applyErrorParts(event: StoredEvent, value: { causes?: SerializedErrorPa
 function locationOf(frames: ReturnType<typeof framesOf>, fallback?: { url?: string | undefined; lineNumber: number; columnNumber: number }) {
   const top = frames[0];
   if (top?.url) return { url: top.url, line: top.line, column: top.column };
-  if (!fallback?.url) return undefined;
-  const at = { url: fallback.url, line: fallback.lineNumber + 1, column: fallback.columnNumber + 1 };
-  // A rejection without a stack is placed at the page's first line by Chromium: that is no location at all.
-  return isDocumentStart(at) ? undefined : at;
+  if (fallback?.url) return { url: fallback.url, line: fallback.lineNumber + 1, column: fallback.columnNumber + 1 };
+  return undefined;
+}
+
+/** Where an exception happened; a rejection without a stack, which Chromium places at the page's first line, has none. */
+function exceptionLocation(frames: ReturnType<typeof framesOf>, details: ExceptionDetails) {
+  const at = locationOf(frames, details);
+  return at && !frames.length && isDocumentStart(at) ? undefined : at;
 }
 
 function onException(sink: RuntimeSink, target: Target, details: ExceptionDetails, timestamp: number): void {
@@ -130,7 +134,7 @@ function onException(sink: RuntimeSink, target: Target, details: ExceptionDetail
     message,
     stack,
     callFrames: frames.length ? frames : undefined,
-    location: locationOf(frames, details),
+    location: exceptionLocation(frames, details),
   });
   if (!readThrown || !thrown?.objectId) return;
   const objectId = thrown.objectId;
