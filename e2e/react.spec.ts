@@ -76,6 +76,15 @@ test('AggregateError rejection', async ({ page, daebug }) => {
   await daebug.settle();
 });
 
+test.describe('async stacks', () => {
+  test.use({ daebugAsyncStacks: true });
+  test('rejection with a cause, async stacks on', async ({ page, daebug }) => {
+    await click(page, 'Checkout');
+    await expect.poll(() => daebug.errors().length).toBe(1);
+    await daebug.settle();
+  });
+});
+
 test('everything at once', async ({ page, daebug }) => {
   for (const name of ['Show prices', 'Save', 'Remove all', 'Load profile', 'Show avatar', 'Show cart']) await click(page, name);
   await expect(page.locator('.fallback')).toBeVisible();
@@ -207,6 +216,18 @@ test('a rejection with a cause: the cause is data with its own stack, location a
   expect(cause.location.url).toMatch(bundle);
   expect(cause.frames[0]).toMatchObject({ userCode: true, original: { source: 'src/checkout.ts', line: validation.line, column: validation.column, functionName: 'validateCart' } });
   expect(rejection.stack).toContain('\nCaused by: RangeError: Chair has no price');
+});
+
+test('with daebugAsyncStacks, a rejection lists the click handler that started the async work', () => {
+  const on = one(byTitle('rejection with a cause, async stacks on').json, 'unhandledrejection');
+  const off = one(byTitle('rejection with a cause').json, 'unhandledrejection');
+  const handler = at('App.tsx', '<button onClick={() => void placeOrder(products)}>Checkout</button>', 'placeOrder');
+  const inApp = (event: any) => event.frames.filter((f: any) => f.original?.source === 'src/App.tsx');
+  expect(inApp(off)).toEqual([]);
+  expect(on.frames[0].original).toEqual(off.frames[0].original);
+  expect(inApp(on)[0].original).toMatchObject({ line: handler.line, column: handler.column });
+  expect(on.frames[1].asyncParent).toBeTruthy();
+  expect(off.frames.some((f: any) => f.asyncParent)).toBe(false);
 });
 
 test("an AggregateError's members are data, each mapped to where it was thrown", () => {

@@ -83,9 +83,11 @@ export interface ResolvedOptions {
   limitsSet?: Partial<DaebugLimits>;
   /** Applied to everything a test's record holds; none when absent. */
   redact?: Redactor;
+  /** daebugAsyncStacks: CDP's async stack traces are on for the test's targets. */
+  asyncStacks?: boolean;
 }
 
-export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown }): ResolvedOptions {
+export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown; asyncStacks?: unknown }): ResolvedOptions {
   const strict = parseOption('daebugStrict', z.boolean(), raw.strict, 'true or false');
   const capture = parseOption('daebugCapture', z.boolean(), raw.capture, 'true or false');
   const ignore = parseOption('daebugIgnore', ignoreSchema, raw.ignore, 'an array of strings (substrings) and RegExps');
@@ -96,8 +98,9 @@ export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore:
     `an object with any of ${Object.keys(defaultLimits).join(', ')} (positive integers)`,
   );
   const redact = parseOption('daebugRedact', redactSchema, raw.redact ?? true, 'true, false, or { patterns?: RegExp[], builtIn?: boolean }') as RedactOption;
+  const asyncStacks = parseOption('daebugAsyncStacks', z.boolean(), raw.asyncStacks ?? false, 'true or false');
   const limitsSet = stripUndefined(limits) as Partial<DaebugLimits>;
-  return { strict, capture, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact) };
+  return { strict, capture, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact), asyncStacks };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -19,6 +19,11 @@ export const frameSchema = z.object({
     .optional(),
   userCode: z.boolean().optional(),
   unmappedReason: z.string().optional(),
+  /**
+   * On the first frame of an async parent (daebugAsyncStacks): what scheduled the work below it, as CDP names it
+   * (`setTimeout`, `await`, `Promise.then`, a `console.createTask` name such as React's `<button>`).
+   */
+  asyncParent: z.string().optional(),
 });
 
 /** An Error's cause or an AggregateError member, with its own stack, parsed and source-mapped like the error's. */

@@ -256,6 +256,7 @@ async function mapEvaluated(target: Target, located: Located[], code: string, ru
 function plainFrame(frame: ParsedFrame): Frame {
   const out: Frame = { url: frame.url, line: frame.line, column: frame.column };
   if (frame.functionName) out.functionName = frame.functionName;
+  if (frame.asyncParent) out.asyncParent = frame.asyncParent;
   return out;
 }
 

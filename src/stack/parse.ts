@@ -8,6 +8,8 @@ export interface ParsedFrame {
   column: number;
   /** Chromium's `eval at …` frames: the position is inside code that was evaluated (e.g. by `daebug.eval`). */
   evaluated?: boolean | undefined;
+  /** CDP frames only: the first frame of an async parent, named by what scheduled it. */
+  asyncParent?: string | undefined;
 }
 
 const V8_FRAME = /^\s*at\s/;
