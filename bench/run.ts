@@ -6,13 +6,14 @@ import { suiteOverhead } from './suite-overhead';
 /**
  * `npm run bench`: every benchmark measures daebug and its baseline in the same run, alternating,
  * and prints medians and ratios. Numbers never fail the run; only a benchmark that cannot run does.
- * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,flood,reporter,event picks benchmarks.
+ * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,flood,reporter,event,async picks benchmarks.
  */
 const BENCHES: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   suite: { title: '1. suite overhead', run: suiteOverhead },
   flood: { title: '2. console flood', run: consoleFlood },
   reporter: { title: '3. reporter throughput', run: () => runChild('reporter-throughput.ts') },
   event: { title: '4. per-event cost', run: () => runChild('event-cost.ts') },
+  async: { title: '5. async stack traces (daebugAsyncStacks)', run: () => runChild('async-stacks.ts') },
 };
 
 async function main(): Promise<void> {
