@@ -81,8 +81,12 @@ function applyErrorParts(event: StoredEvent, value: { causes?: SerializedErrorPa
     }
     return part;
   };
-  if (Array.isArray(value?.causes) && value.causes.length) event.cause = value.causes.map(toPart);
-  if (Array.isArray(value?.members) && value.members.length) event.aggregate = value.members.map(toPart);
+  // The serializer's answer travels through the page: anything not shaped like a part is left out.
+  const parts = (list: unknown) => (Array.isArray(list) ? list.filter((p): p is SerializedErrorPart => typeof p?.message === 'string').map(toPart) : []);
+  const cause = parts(value?.causes);
+  const aggregate = parts(value?.members);
+  if (cause.length) event.cause = cause;
+  if (aggregate.length) event.aggregate = aggregate;
 }
 
 function locationOf(frames: ReturnType<typeof framesOf>, fallback?: { url?: string | undefined; lineNumber: number; columnNumber: number }) {
