@@ -7,7 +7,7 @@ import { networkCost } from './network-cost';
 /**
  * `npm run bench`: every benchmark measures daebug and its baseline in the same run, alternating,
  * and prints medians and ratios. Numbers never fail the run; only a benchmark that cannot run does.
- * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,flood,reporter,event,network picks benchmarks.
+ * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,flood,reporter,event,network,async picks benchmarks.
  */
 const BENCHES: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   suite: { title: '1. suite overhead', run: suiteOverhead },
@@ -15,6 +15,7 @@ const BENCHES: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   reporter: { title: '3. reporter throughput', run: () => runChild('reporter-throughput.ts') },
   event: { title: '4. per-event cost', run: () => runChild('event-cost.ts') },
   network: { title: '5. network failures (daebugNetwork)', run: networkCost },
+  async: { title: '5. async stack traces (daebugAsyncStacks)', run: () => runChild('async-stacks.ts') },
 };
 
 async function main(): Promise<void> {

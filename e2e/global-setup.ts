@@ -1,6 +1,8 @@
 import { buildFixtureApp } from './helpers/build-fixture-app';
+import { buildReactApp } from './helpers/build-react-app';
 
-/** Runs once per `playwright test`: bundles the source-map fixture app (fixtures/app/dist is git-ignored). */
+/** Runs once per `playwright test`: bundles the fixture apps (their dist/ folders are git-ignored). */
 export default function globalSetup(): void {
   buildFixtureApp();
+  buildReactApp();
 }

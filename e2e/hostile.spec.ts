@@ -90,9 +90,15 @@ test.describe('serialization in a real page', () => {
     for (const [title, source] of [['serialize: thrown non-Error values of every type', 'window.onerror'], ['serialize: rejections of every type', 'unhandledrejection']] as const) {
       const events = eventsOf(reported(await hostileRun(), title), source);
       const cause = events.find((e) => e.message === 'Error: outer failure');
-      expect(cause?.stack).toMatch(/^Error: outer failure\n {4}at [^]*\nCaused by: TypeError: middle failure\nCaused by: root cause string$/);
+      // Each error cause brings its own stack (Chromium's `stack` accessor is read since it was recognised as native).
+      expect(cause?.stack).toMatch(/^Error: outer failure\n {4}at [^]*\nCaused by: TypeError: middle failure\n {4}at [^]*\nCaused by: root cause string$/);
+      expect(cause?.cause).toEqual([
+        expect.objectContaining({ name: 'TypeError', message: 'middle failure', stack: expect.stringMatching(/^TypeError: middle failure\n {4}at /), location: expect.objectContaining({ url: expect.stringContaining('/hostile/hostile.js') }) }),
+        { message: 'root cause string' },
+      ]);
       const aggregate = events.find((e) => e.message === 'AggregateError: many things failed');
       expect(aggregate?.stack).toMatch(/\n {2}\[0\] Error: first inner\n {2}\[1\] RangeError: second inner\n {2}\[2\] third as string$/);
+      expect(aggregate?.aggregate?.map((m: any) => [m.name, m.message, typeof m.stack])).toEqual([['Error', 'first inner', 'string'], ['RangeError', 'second inner', 'string'], [undefined, 'third as string', 'undefined']]);
     }
   });
 

@@ -38,6 +38,15 @@ export interface DaebugOptions {
    * @example test.use({ daebugNetwork: 'strict', daebugIgnore: ['/optional-widget.js'] });
    */
   daebugNetwork: NetworkMode;
+  /**
+   * Chromium only: turns on CDP's async stack traces (`Runtime.setAsyncCallStackDepth`, 8 levels) in the test's pages
+   * and workers, so an error thrown in a callback or a rejection also lists the frames that scheduled the work (the
+   * handler that set the timer, the code that awaited) and the first user frame can be found there. Off by default:
+   * it makes promise- and timer-heavy pages slower (see README, "Async stacks").
+   * @default false
+   * @example test.use({ daebugAsyncStacks: true });
+   */
+  daebugAsyncStacks: boolean;
 }
 
 export interface DaebugFixtures {
@@ -62,10 +71,11 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   daebugLimits: [{}, { option: true }],
   daebugRedact: [true, { option: true }],
   daebugNetwork: ['report', { option: true }],
+  daebugAsyncStacks: [false, { option: true }],
 
   _daebugRecorder: [
-    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork }, use, testInfo) => {
-      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact, network: daebugNetwork });
+    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork, daebugAsyncStacks }, use, testInfo) => {
+      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact, network: daebugNetwork, asyncStacks: daebugAsyncStacks });
       const recorder = new Recorder(options);
       await use(recorder);
       await finish(recorder, testInfo);

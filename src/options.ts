@@ -98,9 +98,11 @@ export interface ResolvedOptions {
   redact?: Redactor;
   /** Failed requests: not captured (`off`), reported (`report`, also when absent), or unexpected errors (`strict`). */
   network?: NetworkMode;
+  /** daebugAsyncStacks: CDP's async stack traces are on for the test's targets. */
+  asyncStacks?: boolean;
 }
 
-export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown; network?: unknown }): ResolvedOptions {
+export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown; network?: unknown; asyncStacks?: unknown }): ResolvedOptions {
   const strict = parseOption('daebugStrict', z.boolean(), raw.strict, 'true or false');
   const capture = parseOption('daebugCapture', z.boolean(), raw.capture, 'true or false');
   const ignore = parseOption('daebugIgnore', ignoreSchema, raw.ignore, 'an array of strings (substrings) and RegExps', tupleHint);
@@ -112,8 +114,9 @@ export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore:
   );
   const redact = parseOption('daebugRedact', redactSchema, raw.redact ?? true, 'true, false, or { patterns?: RegExp[], builtIn?: boolean }') as RedactOption;
   const network = parseOption('daebugNetwork', networkModeSchema, raw.network ?? 'report', "'off', 'report' or 'strict'");
+  const asyncStacks = parseOption('daebugAsyncStacks', z.boolean(), raw.asyncStacks ?? false, 'true or false');
   const limitsSet = stripUndefined(limits) as Partial<DaebugLimits>;
-  return { strict, capture, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact), network };
+  return { strict, capture, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact), network, asyncStacks };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -1,7 +1,7 @@
 import { KeepNewestLog, RateWindow } from './budget';
 import { orderTimeline } from './timeline';
 import { formatClock, isNetworkFailure, isUnexpectedIn, isUnexpectedKind, matchesIgnore } from '../model/classify';
-import type { DaebugEvent, Diagnostic, Dropped, Frame, Job, Location, NetworkFailure, StaleAllowList } from '../model/schema';
+import type { DaebugEvent, Diagnostic, Dropped, ErrorPart, Frame, Job, Location, NetworkFailure, StaleAllowList } from '../model/schema';
 import { AllowListUse } from './allow-list';
 import type { IgnorePattern, ResolvedOptions } from '../options';
 import { DaebugError, debugLog } from '../errors';
@@ -34,6 +34,9 @@ export interface EventDraft {
   hint?: string | undefined;
   /** A failed request (source `network`): method, URL, status or error text, resource type, initiator. */
   network?: NetworkFailure | undefined;
+  /** Set when the page's values are read: the Error's cause chain and an AggregateError's members; enrich adds frames. */
+  cause?: ErrorPart[] | undefined;
+  aggregate?: ErrorPart[] | undefined;
 }
 
 /** A failed span's error; frames, snippet and hint are added at the test's end like an event's. */
@@ -198,6 +201,10 @@ export class Recorder {
     const { maxMessageLength, maxStackLength } = this.options.limits;
     event.message = limitText(event.message, maxMessageLength, this.redact);
     if (event.stack !== undefined) event.stack = limitText(event.stack, maxStackLength, this.redact);
+    for (const part of [...(event.cause ?? []), ...(event.aggregate ?? [])]) {
+      part.message = limitText(part.message, maxMessageLength, this.redact);
+      if (part.stack !== undefined) part.stack = limitText(part.stack, maxStackLength, this.redact);
+    }
   }
 
   private countDropped(source: string, timeMs: number): void {
@@ -281,6 +288,8 @@ export class Recorder {
       if (e.frames) event.frames = e.frames;
       if (e.snippet !== undefined) event.snippet = e.snippet;
       if (e.hint !== undefined) event.hint = e.hint;
+      if (e.cause?.length) event.cause = e.cause;
+      if (e.aggregate?.length) event.aggregate = e.aggregate;
       if (e.preview) event.preview = true;
       if (e.network) event.network = e.network;
       if (isUnexpectedIn(e, this.options.network) && !expected) event.unexpected = true;

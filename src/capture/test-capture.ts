@@ -10,6 +10,9 @@ import { attachGenericPage } from './generic';
 import { RealmNames } from './realms';
 import type { Recorder } from './recorder';
 
+/** Async parents kept per stack trace with daebugAsyncStacks: enough to reach the handler or effect that started the work. */
+const ASYNC_STACK_DEPTH = 8;
+
 const FATAL_SOURCES: ReadonlySet<string> = new Set(['page.crash', 'browser.disconnected']);
 
 /**
@@ -61,6 +64,8 @@ export class TestCapture implements TargetListener, RuntimeSink {
     if (!this.connections.has(connection)) {
       this.connections.add(connection);
       connection.route(this);
+      // Also turns them off in pages that an earlier test with daebugAsyncStacks left open.
+      await connection.setAsyncStackDepth(this.recorder.options.asyncStacks ? ASYNC_STACK_DEPTH : 0);
       // Targets that outlived an earlier test (a page made in beforeAll) are this test's too from now on.
       const onDisconnect = () => this.lifecycle(undefined, 'browser', 'browser.disconnected', 'The browser disconnected (it crashed, was closed or was killed).');
       browser.on('disconnected', onDisconnect);

@@ -1,4 +1,5 @@
 import type { Frame } from '../model/schema';
+import { firstUserFrame } from '../stack/first-user-frame';
 
 /** Frame lines shown per stack; the JSON report keeps them all. */
 const SHOWN = 12;
@@ -10,10 +11,7 @@ export function frameWhere(frame: Frame): string {
   return name ? `${at} in ${name}` : at;
 }
 
-/** The first frame in the user's own code: never a library frame, never line 1 of an HTML document. */
-export function firstUserFrame(frames: readonly Frame[] | undefined): Frame | undefined {
-  return frames?.find((f) => f.userCode);
-}
+export { firstUserFrame } from '../stack/first-user-frame';
 
 /**
  * One stack, user code first: each frame at its original position when it was mapped (the raw frames stay in

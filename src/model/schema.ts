@@ -21,6 +21,22 @@ export const frameSchema = z.object({
   /** The library the frame runs in (a `node_modules` package, a source on the map's ignoreList, a framework runtime); the Markdown folds such frames. */
   library: z.string().optional(),
   unmappedReason: z.string().optional(),
+  /**
+   * On the first frame of an async parent (daebugAsyncStacks): what scheduled the work below it, as CDP names it
+   * (`setTimeout`, `await`, `Promise.then`, a `console.createTask` name such as React's `<button>`).
+   */
+  asyncParent: z.string().optional(),
+});
+
+/** An Error's cause or an AggregateError member, with its own stack, parsed and source-mapped like the error's. */
+export const errorPartSchema = z.object({
+  /** The Error's name; absent when the cause is not an Error (then `message` is the value's rendering). */
+  name: z.string().optional(),
+  message: z.string(),
+  stack: z.string().optional(),
+  /** Where it was thrown: the top of its own stack. */
+  location: locationSchema.optional(),
+  frames: z.array(frameSchema).optional(),
 });
 
 /** A failed request or a response of 400 or more (events of the source `network`). */
@@ -69,6 +85,10 @@ export const eventSchema = z.object({
   snippet: z.string().optional(),
   hint: z.string().optional(),
   network: networkSchema.optional(),
+  /** The thrown or logged Error's `cause` chain, nearest first (at most 5). */
+  cause: z.array(errorPartSchema).optional(),
+  /** An AggregateError's `errors`, in order (at most 10). */
+  aggregate: z.array(errorPartSchema).optional(),
 });
 
 export const jobSchema = z.object({
@@ -165,6 +185,7 @@ export const reportSchema = z.object({
 export type Location = z.infer<typeof locationSchema>;
 export type Frame = z.infer<typeof frameSchema>;
 export type NetworkFailure = z.infer<typeof networkSchema>;
+export type ErrorPart = z.infer<typeof errorPartSchema>;
 export type DaebugEvent = z.infer<typeof eventSchema>;
 export type Job = z.infer<typeof jobSchema>;
 export type Dropped = z.infer<typeof droppedSchema>;

@@ -3,8 +3,9 @@ import type { APIRequestContext } from '@playwright/test';
 import type { Recorder, Span, SpanError, StoredEvent } from '../capture/recorder';
 import { DaebugSourceMapError, debugLog } from '../errors';
 import { isUnexpectedIn, matchesIgnore } from '../model/classify';
-import type { Frame, NetworkFailure } from '../model/schema';
+import type { ErrorPart, Frame, NetworkFailure } from '../model/schema';
 import { codeFrame } from './code-frame';
+import { firstUserFrame, isDocumentStart } from './first-user-frame';
 import { locateEvaluated } from './eval-position';
 import { contextFetcher } from './fetch';
 import { originalFunctionName } from './function-name';
@@ -29,8 +30,15 @@ export interface EnrichLimits {
 
 export const DEFAULT_ENRICH_LIMITS: EnrichLimits = { maxFrames: 30, maxScripts: 20, lookupMs: 4500, cpuMs: 2000 };
 
+/** What enrichment writes into: an event, a failed job's error, or an error's cause or AggregateError member. */
+interface Holder {
+  frames?: Frame[] | undefined;
+  snippet?: string | undefined;
+  hint?: string | undefined;
+}
+
 interface Target {
-  holder: StoredEvent | SpanError;
+  holder: StoredEvent | SpanError | Holder;
   source: string;
   message: string;
   frames: ParsedFrame[];
@@ -110,7 +118,8 @@ async function explainTarget(target: Target, run: Run): Promise<void> {
     if (original) loggedAt.original = { source: original.source, line: original.line, column: original.column };
   }
   if (!target.explain) return;
-  const first = located.find((l) => l.frame.userCode);
+  const firstFrame = firstUserFrame(located.map((l) => l.frame));
+  const first = located.find((l) => l.frame === firstFrame);
   if (first?.text) {
     const text = await withDeadline(first.text(), Math.max(0, run.lookupEnd - Date.now()));
     const snippet = text ? codeFrame(text, first.line, first.column) : undefined;
@@ -134,6 +143,11 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
     const target: Target = { holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain, network: event.network };
     if (explain && failedRequests.length) target.failedRequests = failedBefore(event, failedRequests);
     targets.push(target);
+    // Causes and inner errors get their frames mapped; the code frame and hint stay with the event itself.
+    for (const part of [...(event.cause ?? []), ...(event.aggregate ?? [])]) {
+      const partFrames = part.stack ? parseStack(part.stack, messageOf(part), maxFrames) : [];
+      if (partFrames.length) targets.push({ holder: part, source: event.source, message: messageOf(part), frames: partFrames, inNode: partFrames.map(isNodeFrame), explain: false });
+    }
   }
   for (const span of spans) {
     const error = span.error;
@@ -150,6 +164,11 @@ function failedBefore(event: StoredEvent, requests: readonly StoredEvent[]): Net
     .filter((r) => r.realm === event.realm && r.timeMs <= event.timeMs + 50 && r.timeMs >= event.timeMs - RESPONSE_EXPLAINS_MS)
     .sort((a, b) => a.timeMs - b.timeMs || a.seq - b.seq)
     .map((r) => r.network!);
+}
+
+/** The headline a cause's stack starts with, which parseStack skips. */
+function messageOf(part: ErrorPart): string {
+  return part.name ? `${part.name}: ${part.message}` : part.message;
 }
 
 function isNodeFrame(frame: ParsedFrame): boolean {
@@ -201,7 +220,6 @@ function locate(frame: ParsedFrame, inNode: boolean, run: Run): Located {
     out.original = { source: relativePath(file, run.cwd), line: frame.line, column: frame.column, ...(frame.functionName ? { functionName: frame.functionName } : {}) };
     return { ...here, text: () => run.maps.source(pathToFileURL(file).href) };
   }
-  if (isDocumentStart(frame)) return here;
   if (frame.url.startsWith('blob:')) {
     out.userCode = true;
     out.unmappedReason = 'blob: scripts cannot be fetched from outside the page';
@@ -211,7 +229,7 @@ function locate(frame: ParsedFrame, inNode: boolean, run: Run): Located {
   const key = scriptKey(frame.url);
   const library = libraryOf(key);
   if (library) out.library = library;
-  else out.userCode = isUserSource(key);
+  else out.userCode = isUserSource(key) && !isDocumentStart(out);
   const script = run.scripts.get(key);
   if (!script) {
     out.unmappedReason = run.scripts.has(key) ? 'the source map lookup did not finish in time' : "too many scripts in this test's stacks";
@@ -266,19 +284,10 @@ async function mapEvaluated(target: Target, located: Located[], code: string, ru
   }
 }
 
-/**
- * Line 1 of an HTML document: where V8 places errors that have no script frame of their own (a rejected
- * `response.json()`). Its code frame would be `<!doctype html>`, so it is never taken for the user's code.
- */
-function isDocumentStart(frame: ParsedFrame): boolean {
-  if (frame.line > 1) return false;
-  const path = scriptKey(frame.url).split('?', 1)[0]!;
-  return /\.html?$/i.test(path) || /^https?:\/\/[^/]+(\/[^.]*)?$/i.test(path);
-}
-
 function plainFrame(frame: ParsedFrame): Frame {
   const out: Frame = { url: frame.url, line: frame.line, column: frame.column };
   if (frame.functionName) out.functionName = frame.functionName;
+  if (frame.asyncParent) out.asyncParent = frame.asyncParent;
   return out;
 }
 

@@ -4,7 +4,7 @@ import type { NetworkFailure } from '../model/schema';
 export interface HintInput {
   source: string;
   message: string;
-  /** The first user frame, e.g. `src/cart.ts:12:5`, named in the suggestions. */
+  /** The first user frame, e.g. `src/cart.ts:12:5`, named in the suggestions; a rejection without one says so. */
   where?: string | undefined;
   /** Failed requests and responses of 400 or more in the same realm shortly before the error, oldest first: they may explain it. */
   failedRequests?: readonly NetworkFailure[] | undefined;
@@ -113,6 +113,9 @@ function jsonChecks(token: string | undefined, excerpt: string | undefined, fail
   ];
 }
 
+const NO_USER_FRAME =
+  'No frame of this rejection is in your code: the browser rejected it without a stack (e.g. `response.json()` on a body that is not JSON). Look for the `fetch` or `.json()` call that has no `.catch`.';
+
 const REJECTION = [
   'Nothing handled this rejected Promise: `await` the call that started it (see the first user frame) or add `.catch(...)`.',
   'In an event handler or timer, wrap the async work in `try`/`catch` so the failure is handled.',
@@ -138,7 +141,11 @@ export function hintFor(input: HintInput): string | undefined {
     ignore = rule.ignore;
     break;
   }
-  if (input.source === 'unhandledrejection') checks.push(...REJECTION.slice(0, checks.length ? 1 : 2));
+  if (input.source === 'unhandledrejection') {
+    const general = REJECTION.slice(0, checks.length ? 1 : 2);
+    if (!input.where) checks.push(NO_USER_FRAME);
+    checks.push(...general);
+  }
   if (!checks.length) return undefined;
   const entry = ignore ?? ignoreEntry(message);
   return ['Please check:', ...checks.map((c) => `- ${c}`), `If this is expected in this test, add to daebugIgnore: ${quote(entry)}`].join('\n');

@@ -8,6 +8,8 @@ export interface ParsedFrame {
   column: number;
   /** Chromium's `eval at …` frames: the position is inside code that was evaluated (e.g. by `daebug.eval`). */
   evaluated?: boolean | undefined;
+  /** CDP frames only: the first frame of an async parent, named by what scheduled it. */
+  asyncParent?: string | undefined;
 }
 
 const V8_FRAME = /^\s*at\s/;
@@ -21,6 +23,7 @@ const UNKNOWN = '<unknown>';
  * Parses a stack from Chromium/Node (`    at fn (url:1:2)`), Firefox (`fn@url:1:2`) or WebKit (`fn@url:1:2`,
  * `global code@url:1:2`) into frames. The message lines before the frames are skipped, even when they look like
  * positions ("port 8080:3"), and so are frames without a position (`[native code]`, `Promise.all (index 0)`).
+ * Parsing ends at a "Caused by: " line.
  */
 export function parseStack(stack: string, message?: string, maxFrames = 50): ParsedFrame[] {
   const body = message && stack.startsWith(message) ? stack.slice(message.length) : stack;
@@ -28,7 +31,8 @@ export function parseStack(stack: string, message?: string, maxFrames = 50): Par
   const v8 = lines.some((line) => V8_FRAME.test(line));
   const frames: ParsedFrame[] = [];
   for (const line of lines) {
-    if (frames.length >= maxFrames) break;
+    // The cause chain daebug appends is the causes' own frames: they are parsed from `cause[]`, not here.
+    if (frames.length >= maxFrames || line.startsWith('Caused by: ')) break;
     if (v8 ? !V8_FRAME.test(line) : !OTHER_FRAME.test(line)) continue;
     const frame = parseFrameLine(line);
     if (frame) frames.push(frame);

@@ -100,6 +100,31 @@ describe('enrich', () => {
     assert.equal(event?.snippet, undefined);
   });
 
+  it("maps each cause's and AggregateError member's own stack, and keeps the code frame with the event", async () => {
+    const rec = recorder();
+    const inner = bundleError(`${ORIGIN}/dist/app.js`);
+    const event = rec.add({ ...bundleError(`${ORIGIN}/dist/app.js`), message: 'Error: checkout failed', stack: undefined, location: undefined, callFrames: [] });
+    event.cause = [{ name: 'TypeError', message: "Cannot read properties of undefined (reading 'price')", stack: inner.stack! }, { message: '{"code":7}' }];
+    event.aggregate = [{ name: 'TypeError', message: "Cannot read properties of undefined (reading 'price')", stack: inner.stack! }];
+    await run(rec, server({ [`${ORIGIN}/dist/app.js`]: js(app.js), [`${ORIGIN}/dist/app.js.map`]: js(app.map) })).done;
+    const [out] = rec.events();
+    assert.deepEqual(out?.cause?.[0]?.frames?.[0]?.original, { source: 'src/cart.ts', line: 3, column: 16, functionName: 'total' });
+    assert.equal(out?.cause?.[1]?.frames, undefined);
+    assert.equal(out?.aggregate?.[0]?.frames?.[1]?.original?.source, 'src/main.ts');
+    assert.equal(out?.cause?.[0] && 'snippet' in out.cause[0], false);
+  });
+
+  it('gives a rejection placed at line 1 of the page no user frame and no code frame of the HTML', async () => {
+    const rec = recorder();
+    const page = `${ORIGIN}/index.html`;
+    rec.add({ type: 'error', source: 'unhandledrejection', realm: 'page', timeMs: Date.now(), message: 'SyntaxError: Unexpected token \'o\', "not found" is not valid JSON', location: { url: page, line: 1, column: 2 } });
+    await run(rec, server({ [page]: { ok: true, text: '<!doctype html>\n<html></html>', contentType: 'text/html' } })).done;
+    const [out] = rec.events();
+    assert.equal(out?.frames?.[0]?.userCode, false);
+    assert.equal(out?.snippet, undefined);
+    assert.match(out?.hint ?? '', /No frame of this rejection is in your code/);
+  });
+
   it('fetches each script and map once per process, however many tests use them', async () => {
     const cache = new LruCache<Promise<ScriptInfo>>(50, 20 * 1024 * 1024);
     const fetcher = server({ [`${ORIGIN}/dist/app.js`]: js(app.js), [`${ORIGIN}/dist/app.js.map`]: js(app.map) });

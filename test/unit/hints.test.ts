@@ -41,6 +41,13 @@ describe('hintFor', () => {
     });
   }
 
+  it('says when a rejection has no frame in user code, and names it when it has one', () => {
+    const message = `SyntaxError: Unexpected token 'o', "not found" is not valid JSON`;
+    assert.match(hintFor({ source: 'unhandledrejection', message })!, /No frame of this rejection is in your code[^\n]*`\.json\(\)`/);
+    assert.doesNotMatch(hintFor({ source: 'unhandledrejection', message, where: 'src/Profile.tsx:11:5' })!, /No frame/);
+    assert.doesNotMatch(hintFor({ source: 'window.onerror', message })!, /No frame/);
+  });
+
   it('leaves an error it does not recognise alone', () => {
     assert.equal(hintFor({ source: 'window.onerror', message: 'Error: the cart is closed' }), undefined);
   });

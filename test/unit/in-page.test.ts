@@ -12,6 +12,7 @@ import { builtinLabel, regexpLabel, viewLabel } from '../../src/capture/in-page/
 import { serializeConsoleCall, isStructured } from '../../src/capture/in-page/console';
 import { arrayOut, mapOut, objectOut, setOut, type Walk } from '../../src/capture/in-page/containers';
 import { createAncestors } from '../../src/capture/in-page/cycles';
+import { causeParts, errorPart, memberParts, PART_STACK_MAX } from '../../src/capture/in-page/error-parts';
 import { errorHeadline, errorName, isErrorLike } from '../../src/capture/in-page/errors';
 import { applyFormat, directive } from '../../src/capture/in-page/format';
 import { brandOf, domLabel, globalScopeLabel, openingTag, hostLabel, platformObjectLabel } from '../../src/capture/in-page/host';
@@ -193,6 +194,7 @@ describe('reflect.ts', () => {
     const sizeGetter = Object.getOwnPropertyDescriptor(Map.prototype, 'size')?.get;
     assert.equal(isNativeGetter(sizeGetter), true);
     assert.equal(isNativeGetter(Math.max), false, 'native, but not named "get …"');
+    assert.equal(isNativeGetter(native('', () => 's')), true, "Chromium's own Error stack accessor has an empty name");
     assert.equal(isNativeGetter(Object.getOwnPropertyDescriptor({ get x() { return 1; } }, 'x')?.get), false);
   });
   it('finds data properties along the chain and runs native getters only', () => {
@@ -467,6 +469,7 @@ describe('format.ts', () => {
     const cases: [string, unknown, string][] = [
       ['d', '42.9px', '42'], ['i', -2.5, '-2'], ['f', '3.25rem', '3.25'], ['d', 'abc', 'NaN'], ['d', 5n, '5n'], ['f', 5n, '5'], ['d', {}, 'NaN'],
       ['o', 'str', '"str"'], ['j', null, 'null'], ['O', () => 1, '[Function (anonymous)]'], ['c', 'color: red', ''],
+      ['o', new TypeError('boom'), 'TypeError: boom'],
     ];
     for (const [c, a, expected] of cases) {
       const r = createRenderer();
@@ -513,6 +516,55 @@ describe('thrown.ts', () => {
     const t = serializeThrownValue(e);
     assert.equal(t.stack?.slice(0, STACK_MAX), 's'.repeat(STACK_MAX));
     assert.match(t.stack?.slice(STACK_MAX) ?? '', /^ …\[truncated, \d+ chars\]$/);
+  });
+});
+
+describe('error-parts.ts', () => {
+  it('gives the cause chain as data, nearest first, each with its own stack', () => {
+    const r = createRenderer();
+    const root = new RangeError('root');
+    const top = new Error('top', { cause: new TypeError('mid', { cause: root }) });
+    const parts = causeParts(r, top);
+    assert.deepEqual(parts.map((p) => [p.name, p.message]), [['TypeError', 'mid'], ['RangeError', 'root']]);
+    assert.match(parts[0]?.stack ?? '', /^TypeError: mid\n {4}at /);
+    assert.deepEqual(causeParts(r, new Error('none')), []);
+    assert.deepEqual(causeParts(r, new Error('a', { cause: { code: 7 } })), [{ message: '{"code":7}' }]);
+  });
+  it('stops at a cycle and after five causes', () => {
+    const r = createRenderer();
+    const a = new Error('a');
+    const b = new Error('b', { cause: a });
+    (a as { cause?: unknown }).cause = b;
+    assert.deepEqual(causeParts(r, a).map((p) => p.message), ['b']);
+    let deep = new Error('0');
+    for (let i = 1; i < 9; i++) deep = new Error(String(i), { cause: deep });
+    assert.equal(causeParts(r, deep).length, 5);
+  });
+  it("gives an AggregateError's members as data, at most ten", () => {
+    const r = createRenderer();
+    const members = memberParts(r, new AggregateError([new TypeError('x'), 'plain'], 'all failed'));
+    assert.equal(members[0]?.name, 'TypeError');
+    assert.match(members[0]?.stack ?? '', /^TypeError: x\n/);
+    assert.deepEqual(members[1], { message: 'plain' });
+    assert.equal(memberParts(r, new AggregateError(Array.from({ length: 15 }, (_, i) => new Error(String(i))))).length, 10);
+    assert.deepEqual(memberParts(r, new Error('no members')), []);
+  });
+  it('cuts each stack and never runs getters', () => {
+    const r = createRenderer();
+    const e = new Error('long');
+    e.stack = 's'.repeat(PART_STACK_MAX + 10);
+    assert.ok((errorPart(r, e).stack ?? '').length < PART_STACK_MAX + 40);
+    let calls = 0;
+    const sneaky = new Error('sneaky');
+    Object.defineProperty(sneaky, 'cause', { get: () => (calls++, new Error('c')) });
+    assert.deepEqual(causeParts(r, sneaky), []);
+    assert.equal(calls, 0);
+  });
+  it('comes with the thrown value only when present', () => {
+    const t = serializeThrownValue(new AggregateError([new Error('m')], 'agg', { cause: new Error('c') }));
+    assert.deepEqual(t.causes?.map((p) => p.message), ['c']);
+    assert.deepEqual(t.members?.map((p) => p.message), ['m']);
+    assert.equal('causes' in serializeThrownValue(new Error('plain')), false);
   });
 });
 

@@ -76,6 +76,10 @@ describe('parseStack', () => {
     assert.equal(parseStack(stack, 'E').length, 50);
     assert.equal(parseStack(stack, 'E', 5).length, 5);
   });
+  it('stops at the cause chain daebug appends', () => {
+    const stack = 'Error: save failed\n    at save (http://x/app.js:1:10)\nCaused by: TypeError: no id\n    at parse (http://x/app.js:1:99)';
+    assert.deepEqual(parseStack(stack, 'Error: save failed').map((f) => f.functionName), ['save']);
+  });
 });
 
 describe('declaredName', () => {

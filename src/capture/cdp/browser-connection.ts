@@ -20,6 +20,8 @@ export class BrowserConnection implements TargetListener {
   private readonly bySession = new Map<string, Target>();
   private readonly attaching = new Map<string, Promise<void>>();
   private listener: TargetListener | undefined;
+  /** The running test's daebugAsyncStacks, as a depth: targets attached from now on get it when enabled. */
+  asyncStackDepth = 0;
   /** Contexts whose test ended and that Playwright closes next: what their targets still say belongs to no test. */
   private readonly retired = new Set<string>();
 
@@ -79,6 +81,14 @@ export class BrowserConnection implements TargetListener {
 
   wantsNetwork(): boolean {
     return this.listener?.wantsNetwork?.() ?? false;
+  }
+
+  /** Sets the async stack depth of every live target and of those attached later; nothing is sent when it is unchanged. */
+  async setAsyncStackDepth(depth: number): Promise<void> {
+    if (depth === this.asyncStackDepth) return;
+    this.asyncStackDepth = depth;
+    // A target that closes meanwhile has nothing left to configure.
+    await Promise.all(this.liveTargets().map((target) => target.setAsyncStackDepth(depth).catch(() => undefined)));
   }
 
   /** Every live target of a context still in use, children included, in the order they were attached. */

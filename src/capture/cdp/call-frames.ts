@@ -20,22 +20,24 @@ const MAX_FRAMES = 50;
 export function framesOf(stackTrace: CdpStackTrace | undefined): Frame[] {
   const frames: Frame[] = [];
   for (let trace = stackTrace; trace && frames.length < MAX_FRAMES; trace = trace.parent) {
-    for (const f of trace.callFrames) {
+    for (const [i, f] of trace.callFrames.entries()) {
       if (frames.length >= MAX_FRAMES) break;
       const frame: Frame = { url: f.url, line: f.lineNumber + 1, column: f.columnNumber + 1 };
       if (f.functionName) frame.functionName = f.functionName;
+      if (i === 0 && trace !== stackTrace) frame.asyncParent = trace.description || 'async';
       frames.push(frame);
     }
   }
   return frames;
 }
 
-/** Stack text as V8 prints it, rendered from frames. */
+/** Stack text as V8 prints it, rendered from frames; an async parent starts with a `--- setTimeout ---` line, as in DevTools. */
 export function stackText(headline: string, frames: readonly Frame[]): string {
   if (!frames.length) return headline;
   const lines = frames.map((f) => {
     const where = f.url ? `${f.url}:${f.line}:${f.column}` : `<anonymous>:${f.line}:${f.column}`;
-    return `    at ${f.functionName ? `${f.functionName} (${where})` : where}`;
+    const line = `    at ${f.functionName ? `${f.functionName} (${where})` : where}`;
+    return f.asyncParent ? `    --- ${f.asyncParent} ---\n${line}` : line;
   });
   return `${headline}\n${lines.join('\n')}`;
 }

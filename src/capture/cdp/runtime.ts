@@ -1,6 +1,9 @@
+import type { ErrorPart } from '../../model/schema';
+import type { SerializedErrorPart } from '../in-page/types';
 import type { EventDraft, Recorder, StoredEvent } from '../recorder';
 import { formatPrimitiveArgs, isPrimitive, previewText, primitiveText, type RemoteObject } from '../remote-object';
 import { framesOf, stackText, type CdpStackTrace } from './call-frames';
+import { isDocumentStart } from '../../stack/first-user-frame';
 import { parseStack } from '../../stack/parse';
 import type { Target } from './target';
 import type { ValueRead } from './value-reads';
@@ -69,11 +72,37 @@ function topOfStack(stack: string): { url: string; line: number; column: number 
   return top?.url && top.line ? { url: top.url, line: top.line, column: top.column } : undefined;
 }
 
+/** The cause chain and AggregateError members read from the page, each located at the top of its own stack. */
+function applyErrorParts(event: StoredEvent, value: { causes?: SerializedErrorPart[]; members?: SerializedErrorPart[] } | undefined): void {
+  const toPart = (p: SerializedErrorPart): ErrorPart => {
+    const part: ErrorPart = { message: String(p.message) };
+    if (typeof p.name === 'string') part.name = p.name;
+    if (typeof p.stack === 'string') {
+      part.stack = p.stack;
+      const at = topOfStack(p.stack);
+      if (at) part.location = at;
+    }
+    return part;
+  };
+  // The serializer's answer travels through the page: anything not shaped like a part is left out.
+  const parts = (list: unknown) => (Array.isArray(list) ? list.filter((p): p is SerializedErrorPart => typeof p?.message === 'string').map(toPart) : []);
+  const cause = parts(value?.causes);
+  const aggregate = parts(value?.members);
+  if (cause.length) event.cause = cause;
+  if (aggregate.length) event.aggregate = aggregate;
+}
+
 function locationOf(frames: ReturnType<typeof framesOf>, fallback?: { url?: string | undefined; lineNumber: number; columnNumber: number }) {
   const top = frames[0];
   if (top?.url) return { url: top.url, line: top.line, column: top.column };
   if (fallback?.url) return { url: fallback.url, line: fallback.lineNumber + 1, column: fallback.columnNumber + 1 };
   return undefined;
+}
+
+/** Where an exception happened; a rejection without a stack, which Chromium places at the page's first line, has none. */
+function exceptionLocation(frames: ReturnType<typeof framesOf>, details: ExceptionDetails) {
+  const at = locationOf(frames, details);
+  return at && !frames.length && isDocumentStart(at) ? undefined : at;
 }
 
 function onException(sink: RuntimeSink, target: Target, details: ExceptionDetails, timestamp: number): void {
@@ -112,7 +141,7 @@ function onException(sink: RuntimeSink, target: Target, details: ExceptionDetail
     message,
     stack,
     callFrames: frames.length ? frames : undefined,
-    location: locationOf(frames, details),
+    location: exceptionLocation(frames, details),
   });
   if (!readThrown || !thrown?.objectId) return;
   const objectId = thrown.objectId;
@@ -122,7 +151,8 @@ function onException(sink: RuntimeSink, target: Target, details: ExceptionDetail
     on: details.executionContextId !== undefined ? { executionContextId: details.executionContextId } : { objectId },
     values: [{ objectId }],
     event,
-    apply: (value: { message?: string; stack?: string }) => {
+    apply: (value: { message?: string; stack?: string; causes?: SerializedErrorPart[]; members?: SerializedErrorPart[] }) => {
+      applyErrorParts(event, value);
       if (isError) {
         // Only what the description lacks: the "Caused by:" lines and inner errors that follow the stack.
         const full = value?.stack ?? '';
@@ -164,6 +194,10 @@ function onConsole(sink: RuntimeSink, target: Target, params: any): void {
     structured,
   });
   if (!structured) return;
+  if (logged?.objectId) {
+    const objectId = logged.objectId;
+    sink.readLater(target, { kind: 'thrown', on: { executionContextId: params.executionContextId }, values: [{ objectId }], event, apply: (value) => applyErrorParts(event, value) });
+  }
   // A Proxy's traps are page code: it is shown from V8's preview, which does not run them.
   const values = args.map((a) => callArgument(a.subtype === 'proxy' ? { type: 'string', value: `Proxy ${previewText(a)}` } : a));
   sink.readLater(target, {

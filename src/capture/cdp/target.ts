@@ -10,6 +10,8 @@ export interface TargetInfo {
 
 /** Receives what a target's session says; the connection routes it to the test that runs. */
 export interface TargetListener {
+  /** Levels of async parents CDP adds to stack traces (`Runtime.setAsyncCallStackDepth`); 0 is off. */
+  readonly asyncStackDepth?: number;
   onEvent(target: Target, method: string, params: any): void;
   onAttached(target: Target): void;
   onDetached(target: Target): void;
@@ -78,6 +80,8 @@ export class Target {
     // Network first: Playwright's own session resumes a held worker too, and a request has no replay as console calls do.
     const commands: Array<Promise<unknown>> = this.listener.wantsNetwork?.() ? [this.enableNetwork()] : [];
     commands.push(this.send('Runtime.enable'));
+    const depth = this.listener.asyncStackDepth ?? 0;
+    if (depth > 0) commands.push(this.setAsyncStackDepth(depth));
     if (this.type === 'page') commands.push(this.send('Page.enable'), this.send('Log.enable'));
     if (this.type === 'page' || this.type === 'iframe') commands.push(this.autoAttach(CHILD_FILTER.page));
     else commands.push(this.autoAttach(CHILD_FILTER.worker));
@@ -102,6 +106,11 @@ export class Target {
     this.network = true;
     // daebug reads no bodies: Chromium keeps none of them (nor post data) for this session.
     return this.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 0 });
+  }
+
+  /** Async parents in this target's stack traces from now on (0 turns them off). */
+  setAsyncStackDepth(maxDepth: number): Promise<unknown> {
+    return this.send('Runtime.setAsyncCallStackDepth', { maxDepth });
   }
 
   private autoAttach(filter: object[]): Promise<unknown> {

@@ -1,9 +1,10 @@
 /**
  * Console format specifiers, like Node and Chrome: `%s` (the value as at top level), `%d`/`%i`
- * (parseInt-like integer), `%f` (float), `%o`/`%O`/`%j` (JSON), `%c` (consumed, prints nothing) and `%%`.
+ * (parseInt-like integer), `%f` (float), `%o`/`%O`/`%j` (JSON; an Error as its headline), `%c` (consumed, prints nothing) and `%%`.
  * A directive without an argument left stays as it is.
  */
 import { prim } from './primitives';
+import { isErrorLike } from './errors';
 import { isObj } from './reflect';
 import type { Renderer } from './render';
 
@@ -17,7 +18,8 @@ export function directive(r: Renderer, c: string, a: unknown): void {
     return;
   }
   if (c === 'o' || c === 'O' || c === 'j') {
-    if (typeof a === 'function') r.top(a);
+    // An Error is shown as its headline, as at top level (React logs caught render errors with '%o').
+    if (typeof a === 'function' || (isObj(a) && isErrorLike(a))) r.top(a);
     else if (typeof a === 'string' || isObj(a)) r.nested(a, 1);
     else r.out.put(prim(a, r.lim.maxLength));
     return;

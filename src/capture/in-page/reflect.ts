@@ -27,11 +27,14 @@ export function isNativeFunction(f: unknown): boolean {
   return NATIVE_TAIL.test(src.length > 80 ? src.slice(-80) : src);
 }
 
-/** A platform accessor such as V8's Error `stack` or DOMException `message`; never user code. */
+/**
+ * A platform accessor such as V8's Error `stack` or DOMException `message`; never user code. Chromium's own
+ * `stack` accessor on each Error instance has an empty name, Web IDL getters are named "get …".
+ */
 export function isNativeGetter(g: unknown): boolean {
   if (typeof g !== 'function') return false;
   const nd = gOPD(g, 'name');
-  if (!nd || typeof nd.value !== 'string' || nd.value.slice(0, 4) !== 'get ') return false;
+  if (!nd || typeof nd.value !== 'string' || (nd.value !== '' && nd.value.slice(0, 4) !== 'get ')) return false;
   return isNativeFunction(g);
 }
 

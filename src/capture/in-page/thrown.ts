@@ -2,8 +2,10 @@
  * A thrown value or rejection reason. For an error-like value: its headline, name and stack, the stack
  * followed by "Caused by: …" lines for the cause chain (depth ≤ 5, cycles marked "[Circular]") and the
  * inner errors of an AggregateError ("  [i] …", at most 10); the whole stack is cut to 20000 chars. Any
- * other value is rendered like a single console argument.
+ * other value is rendered like a single console argument. The causes and inner errors also come as data
+ * (error-parts.ts).
  */
+import { causeParts, memberParts } from './error-parts';
 import { errorHeadline, errorName, isErrorLike } from './errors';
 import { truncatedMarker, type SerializeLimits } from './limits';
 import { field, fieldValue, gOPD, isObj } from './reflect';
@@ -124,6 +126,10 @@ function describeError(r: Renderer, value: object): SerializedThrown {
   }
   const res: SerializedThrown = { message: headline, name, nonError: false };
   if (stack !== undefined) res.stack = stack;
+  const causes = causeParts(r, value);
+  if (causes.length) res.causes = causes;
+  const members = memberParts(r, value);
+  if (members.length) res.members = members;
   return res;
 }
 

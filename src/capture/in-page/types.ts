@@ -18,6 +18,17 @@ export interface SerializedThrown {
   stack?: string;
   /** true when the thrown value was not an Error */
   nonError: boolean;
+  /** the cause chain as data, nearest cause first (only when there is one) */
+  causes?: SerializedErrorPart[];
+  /** an AggregateError's `errors` as data (only when there are some) */
+  members?: SerializedErrorPart[];
+}
+
+/** A cause or an AggregateError member: an error's name, message and stack, or any other value's rendering as message. */
+export interface SerializedErrorPart {
+  name?: string;
+  message: string;
+  stack?: string;
 }
 
 export type SerializeKind = 'console' | 'thrown';

@@ -1,0 +1,263 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { test, expect } from '@playwright/test';
+import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
+
+// fixtures/react/src is a React 19 app bundled in development mode (linked source map) by e2e/global-setup.ts.
+const appSrc = path.resolve(__dirname, '..', 'fixtures', 'react', 'src');
+const bundle = /\/react\/dist\/app\.js$/;
+
+/** `src/<file>:<line>:<col>` of `token` on the line holding `lineText` in a fixture source, and that line. */
+function at(file: string, lineText: string, token: string): { where: string; line: number; column: number; text: string } {
+  const lines = fs.readFileSync(path.join(appSrc, file), 'utf8').split('\n');
+  const index = lines.findIndex((l) => l.includes(lineText));
+  if (index === -1) throw new Error(`${lineText} is not in ${file}`);
+  const text = lines[index]!;
+  const column = text.indexOf(token, text.indexOf(lineText)) + 1;
+  return { where: `src/${file}:${index + 1}:${column}`, line: index + 1, column, text };
+}
+
+/** The code frame's line for `x`: `> 8 | text`, the number padded to the frame's width. */
+function codeLine(x: { line: number; text: string }): RegExp {
+  return new RegExp(`^> +${x.line} \\| ${x.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm');
+}
+
+const spec = `
+import { test, expect } from 'daebug';
+
+const click = (page: any, name: string) => page.getByRole('button', { name, exact: true }).click();
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('/react/index.html');
+});
+
+test('render error caught by an error boundary', async ({ page, daebug }) => {
+  await click(page, 'Show prices');
+  await expect(page.locator('.fallback')).toBeVisible();
+  await daebug.settle();
+});
+
+test('caught error logged by the app', async ({ page, daebug }) => {
+  await click(page, 'Save');
+  await expect(page.getByRole('button', { name: 'Save' })).toHaveAttribute('data-status', 'failed');
+  await daebug.settle();
+});
+
+test('click handler error', async ({ page, daebug }) => {
+  await click(page, 'Remove all');
+  await expect.poll(() => daebug.errors().length).toBe(1);
+});
+
+test('failed fetch in an effect', async ({ page, daebug }) => {
+  await click(page, 'Load profile');
+  await expect.poll(() => daebug.errors().some((e) => e.source === 'unhandledrejection')).toBe(true);
+});
+
+test('missing image', async ({ page, daebug }) => {
+  await click(page, 'Show avatar');
+  await expect.poll(() => daebug.events().some((e) => e.message.includes('404'))).toBe(true);
+});
+
+test('missing key warning', async ({ page, daebug }) => {
+  await click(page, 'Show cart');
+  await expect(page.locator('.cart li')).toHaveCount(2);
+  await expect.poll(() => daebug.events().some((e) => e.message.includes('"key" prop'))).toBe(true);
+});
+
+test('rejection with a cause', async ({ page, daebug }) => {
+  await click(page, 'Checkout');
+  await expect.poll(() => daebug.errors().length).toBe(1);
+  await daebug.settle();
+});
+
+test('AggregateError rejection', async ({ page, daebug }) => {
+  await click(page, 'Find in stock');
+  await expect.poll(() => daebug.errors().length).toBe(1);
+  await daebug.settle();
+});
+
+test.describe('async stacks', () => {
+  test.use({ daebugAsyncStacks: true });
+  test('rejection with a cause, async stacks on', async ({ page, daebug }) => {
+    await click(page, 'Checkout');
+    await expect.poll(() => daebug.errors().length).toBe(1);
+    await daebug.settle();
+  });
+});
+
+test('everything at once', async ({ page, daebug }) => {
+  for (const name of ['Show prices', 'Save', 'Remove all', 'Load profile', 'Show avatar', 'Show cart']) await click(page, name);
+  await expect(page.locator('.fallback')).toBeVisible();
+  await expect(page.locator('.cart li')).toHaveCount(2);
+  await expect.poll(() => daebug.events().filter((e) => e.message.includes('404')).length).toBe(2);
+  await expect.poll(() => daebug.errors().length).toBe(2);
+  await expect.poll(() => daebug.events().filter((e) => e.source === 'console.error').length).toBe(3);
+  await daebug.settle();
+});
+`;
+
+test.describe.configure({ mode: 'default' });
+
+let run: InlineRunResult;
+const byTitle = (title: string) => {
+  const entry = Object.entries(run.reports).find(([, r]) => r.test.title === title);
+  if (!entry) throw new Error(`no report for ${title}:\n${run.output}`);
+  const json = entry[1];
+  expect(json.test.status, run.output).toBe('passed');
+  return { json, md: run.markdown[entry[0].replace(/\.json$/, '.md')] ?? '' };
+};
+const one = (json: any, source: string) => {
+  const found = json.events.filter((e: any) => e.source === source);
+  expect(found, JSON.stringify(json.events.map((e: any) => e.source))).toHaveLength(1);
+  return found[0];
+};
+/** The frame at the event's location (where it was thrown), mapped to `expected` in the .tsx/.ts source. */
+function expectThrownAt(event: any, expected: { line: number; column: number }, source: string, functionName?: string): void {
+  expect(event.location.url).toMatch(bundle);
+  const top = event.frames[0];
+  expect({ url: top.url, line: top.line, column: top.column }).toEqual(event.location);
+  expect(top).toMatchObject({ userCode: true, original: { source, line: expected.line, column: expected.column, ...(functionName ? { functionName } : {}) } });
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  run = await runInlineTest({ 'react.spec.ts': spec });
+});
+
+const render = at('PriceTag.tsx', 'const label = product.price!.amount.toFixed(2);', 'amount');
+const save = at('product.ts', 'return `${product.price!.amount', 'amount');
+const click = at('App.tsx', 'selected!.name.trim();', 'name');
+
+test('a render error caught by an error boundary: React logs it with the Error as %o; it is located in the component', () => {
+  const { json, md } = byTitle('render error caught by an error boundary');
+  const event = one(json, 'console.error');
+  expect(event.message).toMatch(/^TypeError: Cannot read properties of undefined \(reading 'amount'\)\n\nThe above error occurred in the <PriceTag> component\./);
+  expectThrownAt(event, render, 'src/PriceTag.tsx', 'PriceTag');
+  expect(event.loggedAt.url).toMatch(bundle);
+  expect(event.loggedAt).not.toEqual(event.location);
+  // React's own frames come from node_modules paths in the map: what the folding of library frames relies on.
+  const react = event.frames.filter((f: any) => f.original?.source.startsWith('node_modules/react-dom/'));
+  expect(react.length).toBeGreaterThan(3);
+  expect(react.every((f: any) => f.userCode === false)).toBe(true);
+  expect(event.snippet).toMatch(codeLine(render));
+  expect(event.hint).toContain('The value before `.amount` is undefined in src/PriceTag.tsx');
+  expect(md).toContain(`${render.where} in PriceTag`);
+  expect(md).toMatch(codeLine(render));
+  expect(md).toMatch(/logged at http:\/\/127\.0\.0\.1:\d+\/react\/dist\/app\.js:\d+:\d+/);
+});
+
+test("an error logged by the app's catch names where it was thrown, with the async caller, and the console call as loggedAt", () => {
+  const { json, md } = byTitle('caught error logged by the app');
+  const event = one(json, 'console.error');
+  expect(event.message).toBe("save failed TypeError: Cannot read properties of undefined (reading 'amount')");
+  expectThrownAt(event, save, 'src/product.ts', 'formatPrice');
+  const names = event.frames.filter((f: any) => f.userCode).map((f: any) => `${f.original.source} ${f.original.functionName}`);
+  expect(names).toEqual(['src/product.ts formatPrice', 'src/SaveButton.tsx saveCart', 'src/SaveButton.tsx save']);
+  expect(event.stack).toContain('at async save');
+  expect(event.loggedAt.url).toMatch(bundle);
+  expect(event.loggedAt.line).toBeGreaterThan(event.location.line);
+  expect(event.snippet).toMatch(codeLine(save));
+  expect(md).toContain(`${save.where} in formatPrice`);
+  expect(md).toContain(`${at('SaveButton.tsx', 'setStatus(await saveCart(products));', 'await').where} in save`);
+});
+
+test('a click handler error is located in the handler, React dispatch frames are node_modules', () => {
+  const { json, md } = byTitle('click handler error');
+  const event = one(json, 'window.onerror');
+  expect(event.message).toBe("TypeError: Cannot read properties of undefined (reading 'name')");
+  expectThrownAt(event, click, 'src/App.tsx', 'removeAll');
+  expect(event.frames.slice(1).every((f: any) => f.original?.source.startsWith('node_modules/react-dom/'))).toBe(true);
+  expect(event.snippet).toMatch(codeLine(click));
+  expect(md).toContain(`\`window.onerror\` in \`page\` at ${event.ts} at \`${click.where} in removeAll\``);
+});
+
+test('a failed fetch in an effect: the 404 names the URL, the JSON rejection has no user frame and says so, no <!doctype html> code frame', () => {
+  const { json, md } = byTitle('failed fetch in an effect');
+  const network = one(json, 'browser.network');
+  expect(network.message).toContain('404');
+  expect(network.location.url).toMatch(/\/api\/missing$/);
+  const rejection = one(json, 'unhandledrejection');
+  expect(rejection.message).toBe('SyntaxError: Unexpected token \'o\', "not found" is not valid JSON');
+  expect(rejection.location).toBeUndefined();
+  expect(rejection.frames ?? []).toEqual([]);
+  expect(rejection.snippet).toBeUndefined();
+  expect(rejection.hint).toContain('No frame of this rejection is in your code');
+  expect(md).not.toContain('<!doctype html>');
+  expect(md).not.toContain('index.html:1:2');
+});
+
+test('a 404 image is reported with its URL', () => {
+  const { json, md } = byTitle('missing image');
+  const network = one(json, 'browser.network');
+  expect(network.message).toBe('Failed to load resource: the server responded with a status of 404 (Not Found)');
+  expect(network.location.url).toMatch(/\/react\/missing-avatar\.png$/);
+  expect(md).toContain('```Error browser.network\nFailed to load resource: the server responded with a status of 404 (Not Found)');
+});
+
+test("React's missing key warning is captured with its component and React's frames", () => {
+  const { json, md } = byTitle('missing key warning');
+  const warning = one(json, 'console.error');
+  expect(warning.message).toMatch(/^Each child in a list should have a unique "key" prop\.\n\nCheck the render method of `CartList`\./);
+  expect(warning.location.url).toMatch(bundle);
+  expect(warning.frames.length).toBeGreaterThan(2);
+  expect(warning.frames[0].original.source).toMatch(/^node_modules\/react-dom\//);
+  expect(md).toContain('Each child in a list should have a unique "key" prop.');
+});
+
+test('a rejection with a cause: the cause is data with its own stack, location and mapped frames', () => {
+  const { json } = byTitle('rejection with a cause');
+  const rejection = one(json, 'unhandledrejection');
+  expect(rejection.message).toBe('Error: checkout failed');
+  expectThrownAt(rejection, at('checkout.ts', "throw new Error('checkout failed'", 'new Error'), 'src/checkout.ts', 'placeOrder');
+  expect(rejection.cause).toHaveLength(1);
+  const [cause] = rejection.cause;
+  const validation = at('checkout.ts', 'if (unpriced) throw new RangeError(', 'new RangeError');
+  expect(cause).toMatchObject({ name: 'RangeError', message: 'Chair has no price', stack: expect.stringMatching(/^RangeError: Chair has no price\n {4}at /) });
+  expect(cause.location.url).toMatch(bundle);
+  expect(cause.frames[0]).toMatchObject({ userCode: true, original: { source: 'src/checkout.ts', line: validation.line, column: validation.column, functionName: 'validateCart' } });
+  expect(rejection.stack).toContain('\nCaused by: RangeError: Chair has no price');
+});
+
+test('with daebugAsyncStacks, a rejection lists the click handler that started the async work', () => {
+  const on = one(byTitle('rejection with a cause, async stacks on').json, 'unhandledrejection');
+  const off = one(byTitle('rejection with a cause').json, 'unhandledrejection');
+  const handler = at('App.tsx', '<button onClick={() => void placeOrder(products)}>Checkout</button>', 'placeOrder');
+  const inApp = (event: any) => event.frames.filter((f: any) => f.original?.source === 'src/App.tsx');
+  expect(inApp(off)).toEqual([]);
+  expect(on.frames[0].original).toEqual(off.frames[0].original);
+  expect(inApp(on)[0].original).toMatchObject({ line: handler.line, column: handler.column });
+  expect(on.frames[1].asyncParent).toBeTruthy();
+  expect(off.frames.some((f: any) => f.asyncParent)).toBe(false);
+});
+
+test("an AggregateError's members are data, each mapped to where it was thrown", () => {
+  const { json } = byTitle('AggregateError rejection');
+  const rejection = one(json, 'unhandledrejection');
+  expect(rejection.message).toBe('AggregateError: All promises were rejected');
+  const thrown = at('checkout.ts', 'throw new Error(`${product.name} is out of stock`);', 'new Error');
+  expect(rejection.aggregate.map((m: any) => m.message)).toEqual(['Lamp is out of stock', 'Chair is out of stock']);
+  for (const member of rejection.aggregate) {
+    expect(member.name).toBe('Error');
+    expect(member.frames[0]).toMatchObject({ userCode: true, original: { source: 'src/checkout.ts', line: thrown.line, column: thrown.column, functionName: 'checkStock' } });
+  }
+});
+
+test('seven events of a React app: every one in the report, the root cause at its original file:line', () => {
+  const { json, md } = byTitle('everything at once');
+  const sources = json.events.map((e: any) => e.source).filter((s: string) => s !== 'navigation' && s !== 'console.info');
+  expect(sources.sort()).toEqual(['browser.network', 'browser.network', 'console.error', 'console.error', 'console.error', 'unhandledrejection', 'window.onerror']);
+  for (const text of ['The above error occurred in the <PriceTag> component', 'save failed', "reading 'name'", 'not valid JSON', 'Failed to load resource: the server responded with a status of 404', 'unique "key" prop']) {
+    expect(md, text).toContain(text);
+  }
+  for (const where of [render.where, save.where, click.where]) expect(md).toContain(where);
+  expect(md).toMatch(codeLine(render));
+});
+
+test('seven events of a React app fit in an 8 KB Markdown report', () => {
+  // becomes a pass when the formatter folds library frames (lead's branch)
+  test.fail();
+  const { md } = byTitle('everything at once');
+  expect(md).toContain(render.where);
+  expect(md).toContain('unique "key" prop');
+  expect(Buffer.byteLength(md)).toBeLessThanOrEqual(8192);
+});

@@ -1,0 +1,40 @@
+import type { Frame } from '../model/schema';
+import { isUserSource } from './user-code';
+
+/** Whether a frame is library code (node_modules, a source map's `ignoreList`, bundler runtime). */
+export type LibraryFramePredicate = (frame: Frame) => boolean;
+
+/** The default library test: a frame enrichment named a library of, or a dependency or bundler runtime by its source. */
+export function isDependencyFrame(frame: Frame): boolean {
+  return frame.library !== undefined || !isUserSource(frame.original?.source ?? frame.url);
+}
+
+/**
+ * A position that only says "somewhere in this HTML document": Chromium reports a rejection that has no stack
+ * (e.g. `fetch(url).then((r) => r.json())` on a non-JSON body) at line 1, column 2 of the page, whose code frame
+ * would be `<!doctype html>`.
+ */
+export function isDocumentStart(frame: Pick<Frame, 'url' | 'line'> & { original?: unknown }): boolean {
+  return frame.line === 1 && !frame.original && isDocumentUrl(frame.url);
+}
+
+/** An HTML page's URL: `.html`/`.htm`, a folder (`/`), or a last path segment without an extension. */
+export function isDocumentUrl(url: string): boolean {
+  let pathname: string;
+  try {
+    pathname = new URL(url).pathname;
+  } catch {
+    return false;
+  }
+  const last = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return last === '' || /\.html?$/i.test(last) || !last.includes('.');
+}
+
+/**
+ * The first frame a developer can act on: in user code (enrichment marked it `userCode`), not a library frame, and not
+ * line 1 of an HTML page. Undefined when there is none, and the report says so rather than pointing at a library.
+ * `isLibraryFrame` lets the formatter's folding rule (node_modules, `ignoreList`) decide what a library frame is.
+ */
+export function firstUserFrame(frames: readonly Frame[] | undefined, isLibraryFrame: LibraryFramePredicate = isDependencyFrame): Frame | undefined {
+  return frames?.find((frame) => frame.userCode === true && !isLibraryFrame(frame) && !isDocumentStart(frame));
+}
