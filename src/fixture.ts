@@ -9,6 +9,7 @@ import { ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE } from './model/attachment';
 import { strictFailure, warningAnnotation } from './format/strict-message';
 import { reportPathFor } from './report-path';
 import { enrichRecorder } from './stack/enrich';
+import { startLiveReport } from './live/live-report';
 
 /** Options that `test.use()` and the config's `use` block accept. */
 export interface DaebugOptions {
@@ -28,6 +29,13 @@ export interface DaebugOptions {
    * @example test.use({ daebugRedact: { patterns: [/acct-\d{8}/] } });
    */
   daebugRedact: RedactOption;
+  /**
+   * Keeps the test's Markdown report (`<slug>.md` in the reporter's outputDir) up to date while the test runs: the
+   * jobs so far and the running job's background events, rewritten at most every 2 s and only when something changed.
+   * Only in runs that use daebug's reporter; the final report replaces it when the test ends.
+   * @default true
+   */
+  daebugLive: boolean;
 }
 
 export interface DaebugFixtures {
@@ -51,12 +59,19 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   daebugIgnore: [[], { option: true }],
   daebugLimits: [{}, { option: true }],
   daebugRedact: [true, { option: true }],
+  daebugLive: [true, { option: true }],
 
   _daebugRecorder: [
-    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact }, use, testInfo) => {
-      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact });
+    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugLive }, use, testInfo) => {
+      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact, live: daebugLive });
       const recorder = new Recorder(options);
-      await use(recorder);
+      const live = options.live ? startLiveReport(recorder, testInfo) : undefined;
+      try {
+        await use(recorder);
+      } finally {
+        // Before the record is attached: the reporter's final report must be the last write of this file.
+        live?.stop();
+      }
       await finish(recorder, testInfo);
     },
     { auto: true, box: true },

@@ -77,6 +77,8 @@ function safeShow(value: unknown): string {
 export interface ResolvedOptions {
   strict: boolean;
   capture: boolean;
+  /** Keep `<slug>.md` up to date while the test runs. */
+  live?: boolean;
   ignore: IgnorePattern[];
   limits: DaebugLimits;
   /** The limits the user set, before defaults. */
@@ -85,7 +87,7 @@ export interface ResolvedOptions {
   redact?: Redactor;
 }
 
-export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown }): ResolvedOptions {
+export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown; live?: unknown }): ResolvedOptions {
   const strict = parseOption('daebugStrict', z.boolean(), raw.strict, 'true or false');
   const capture = parseOption('daebugCapture', z.boolean(), raw.capture, 'true or false');
   const ignore = parseOption('daebugIgnore', ignoreSchema, raw.ignore, 'an array of strings (substrings) and RegExps');
@@ -96,8 +98,9 @@ export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore:
     `an object with any of ${Object.keys(defaultLimits).join(', ')} (positive integers)`,
   );
   const redact = parseOption('daebugRedact', redactSchema, raw.redact ?? true, 'true, false, or { patterns?: RegExp[], builtIn?: boolean }') as RedactOption;
+  const live = parseOption('daebugLive', z.boolean(), raw.live ?? true, 'true or false');
   const limitsSet = stripUndefined(limits) as Partial<DaebugLimits>;
-  return { strict, capture, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact) };
+  return { strict, capture, live, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact) };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -31,7 +31,10 @@ export class TestCapture implements TargetListener, RuntimeSink {
   constructor(readonly recorder: Recorder) {
     this.realms = new RealmNames();
     const { maxDepth, maxBreadth, maxMessageLength } = recorder.options.limits;
-    this.reads = new ValueReads(() => ({ maxDepth, maxBreadth, maxLength: maxMessageLength }), (event) => (event.clipped = false));
+    this.reads = new ValueReads(() => ({ maxDepth, maxBreadth, maxLength: maxMessageLength }), (event) => {
+      event.clipped = false;
+      recorder.changed();
+    });
   }
 
   /** Captures a browser context and everything in it; resolves once its current targets are listened to. */
