@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
 import type { Recorder } from '../capture/recorder';
+import { DaebugError, DaebugReportWriteError } from '../errors';
 import { slugForTestInfo } from '../report-path';
 import { writeAtomic } from '../reporter/write';
 import { LIVE_ENV, liveReportsTarget } from './live-env';
@@ -42,7 +43,7 @@ export class LiveReport {
     } catch (error) {
       // The final report is written by the reporter all the same; one diagnostic says why there was no live one.
       this.stop();
-      this.recorder.diagnose(error);
+      this.recorder.diagnose(error instanceof DaebugError ? error : new DaebugReportWriteError(this.file, error));
     }
   }
 
