@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { test, expect } from '@playwright/test';
 import { reportSlug } from '../src/slug';
+import { LIVE_ENV, liveEnvValue } from '../src/live/live-env';
 import { parseBlocks } from './helpers/markdown-structure';
 import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
 
@@ -127,6 +128,27 @@ test('quiet', async ({ page, daebug }) => {
   expect(result.exitCode, result.output).toBe(0);
   expect(result.markdown[`${slug}.md`]).toContain('in the job');
   expect(result.markdown[`${slug}.md`]).not.toContain('executing (');
+});
+
+test('a blob run writes no live reports, even where the environment names a live folder of another run', async () => {
+  // As a Playwright run started inside a test of a run with daebug's reporter inherits it.
+  const inherited = path.join(__dirname, '..', '.e2e-tmp', `inherited-${randomUUID().slice(0, 8)}`);
+  const result = await runInlineTest(
+    {
+      'blob.spec.ts': `
+import { test } from 'daebug';
+test('blob', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  await daebug.eval(page, () => console.log('in a blob run'));
+});
+`,
+    },
+    { args: ['--reporter=blob'], env: { PLAYWRIGHT_BLOB_OUTPUT_DIR: 'blob', [LIVE_ENV]: liveEnvValue({ dir: inherited, maxReportBytes: 262144 }, process.pid) } },
+  );
+  expect(result.exitCode, result.output).toBe(0);
+  expect(fs.existsSync(inherited)).toBe(false);
+  expect(fs.existsSync(result.reportsDir)).toBe(false);
+  expect(fs.readdirSync(path.join(result.dir, 'blob')).filter((f) => f.endsWith('.zip'))).toHaveLength(1);
 });
 
 test('daebugLive: a value that is not a boolean fails the test with DaebugOptionsError naming the option', async () => {
