@@ -40,9 +40,8 @@ describe('formatLiveReport (src/live/live-view.ts)', () => {
     assert.equal(md.match(/executing \(/g)?.length, 1);
   });
 
-  it('says nothing happened so far when there is nothing, and stays within its byte budget', () => {
+  it("says nothing happened so far when there is nothing, closes with the test's executing (Ns) between jobs, and stays within its byte budget", () => {
     const empty = formatLiveReport(recorder().record(), running, 3000, 65536);
-    assert.ok(empty.includes('No jobs and no background events so far.'), empty);
     assert.ok(empty.includes('- Duration: 3.0s so far'), empty);
 
     const rec = recorder();
@@ -50,6 +49,12 @@ describe('formatLiveReport (src/live/live-view.ts)', () => {
     for (let i = 0; i < 200; i++) tick(rec, job.startMs + 1 + i, `line ${i} ${'x'.repeat(200)}`);
     const md = formatLiveReport(rec.record(), running, job.startMs + 5000, 8192);
     assert.ok(Buffer.byteLength(md) <= 8192, `${Buffer.byteLength(md)} bytes`);
+
+    rec.finishSpan(job, { ok: true, value: 'done' });
+    const between = formatLiveReport(rec.record(), { ...running, startMs: job.startMs - 1000 }, job.startMs + 7000, 65536);
+    assert.equal(between.match(/executing \(/g)?.length, 1);
+    assert.ok(between.includes('between 2026') && between.includes('.\n\nexecuting (8s)\n\n_The test is still running'), between.slice(-400));
+    assert.ok(formatLiveReport(recorder().record(), running, 3000, 65536).endsWith('so far.\n\nexecuting (3s)\n\n_The test is still running: this live report is rewritten when something new happens, at most every 2 s._\n'));
   });
 
   it('is pure: the same record, test and time give the same text', () => {
