@@ -22,7 +22,7 @@ function medianNs(fn: () => void, rounds: number): number {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-cost-'));
 const recorder = new Recorder(resolveOptions({ strict: false, capture: true, ignore: [], limits: {} }));
 const test = { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', line: 1, project: '', expectedStatus: 'passed', retry: 0, startMs: Date.now() };
-const live = new LiveReport(recorder, test, path.join(dir, 't.md'), 256 * 1024);
+const live = new LiveReport(recorder, test, path.join(dir, 't.md'), 256 * 1024, process.ppid);
 const write = () => {
   recorder.changed();
   live.update();

@@ -16,6 +16,12 @@ interface LiveEnvValue extends LiveReportsTarget {
   runner: number;
 }
 
+/** A worker's live reports target, and the runner that forked it. */
+export interface WorkerLiveTarget extends LiveReportsTarget {
+  /** The runner's pid: once this worker's parent is another process, the runner is gone and so is the run. */
+  runner: number;
+}
+
 /** The environment value the reporter sets in the runner process. */
 export function liveEnvValue(target: LiveReportsTarget, runnerPid: number): string {
   const value: LiveEnvValue = { runner: runnerPid, ...target };
@@ -23,12 +29,12 @@ export function liveEnvValue(target: LiveReportsTarget, runnerPid: number): stri
 }
 
 /** Where this worker writes live reports: only when daebug's reporter runs in the process that forked it. */
-export function liveReportsTarget(envValue: string | undefined, parentPid: number): LiveReportsTarget | undefined {
+export function liveReportsTarget(envValue: string | undefined, parentPid: number): WorkerLiveTarget | undefined {
   if (!envValue) return undefined;
   try {
     const value = JSON.parse(envValue) as Partial<LiveEnvValue>;
     if (value.runner !== parentPid || typeof value.dir !== 'string' || typeof value.maxReportBytes !== 'number') return undefined;
-    return { dir: value.dir, maxReportBytes: value.maxReportBytes };
+    return { dir: value.dir, maxReportBytes: value.maxReportBytes, runner: value.runner };
   } catch {
     return undefined;
   }

@@ -26,6 +26,7 @@ export class LiveReport {
     private readonly test: RunningTest,
     private readonly file: string,
     private readonly maxBytes: number,
+    private readonly runnerPid: number,
   ) {
     this.timer = setInterval(() => this.update(), LIVE_EVERY_MS);
     // A test that ends before the next tick must not be kept alive by it.
@@ -35,6 +36,8 @@ export class LiveReport {
   /** Writes the live report if anything changed since the last write. */
   update(): void {
     if (this.stopped || this.recorder.changes === this.written) return;
+    // A runner that died (SIGTERM) has already settled this test's files; a worker outliving it must not write.
+    if (process.ppid !== this.runnerPid) return this.stop();
     const first = this.written === -1;
     this.written = this.recorder.changes;
     try {
@@ -75,7 +78,7 @@ export function startLiveReport(recorder: Recorder, testInfo: TestInfo): LiveRep
     startMs: Date.now(),
   };
   if (testInfo.repeatEachIndex > 0) test.repeatEachIndex = testInfo.repeatEachIndex;
-  const live = new LiveReport(recorder, test, path.join(target.dir, `${slug}.md`), recorder.options.limitsSet?.maxReportBytes ?? target.maxReportBytes);
+  const live = new LiveReport(recorder, test, path.join(target.dir, `${slug}.md`), recorder.options.limitsSet?.maxReportBytes ?? target.maxReportBytes, target.runner);
   live.update();
   return live;
 }

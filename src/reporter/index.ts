@@ -193,11 +193,32 @@ class DaebugReporter implements Reporter {
     process.off('SIGTERM', this.onSigterm);
     clearTimeout(this.indexTimer);
     this.indexTimer = undefined;
+    this.endUnfinished();
     this.writeIndex(result.status);
+  }
+
+  /**
+   * When the run ends, a test still marked running never ended (SIGTERM, a runner that stops at once): like any test
+   * that did not finish it has no report, and its live report, which would say it is still running, goes.
+   */
+  private endUnfinished(): void {
+    for (const [id, entry] of this.index) {
+      if (entry.status !== RUNNING_STATUS) continue;
+      this.index.delete(id);
+      const md = path.join(this.options.outputDir, entry.markdown);
+      // A retry's live report replaced its earlier attempt's: that attempt's JSON stays, and the live text with it.
+      if (fs.existsSync(path.join(this.options.outputDir, entry.json))) continue;
+      try {
+        fs.rmSync(md, { force: true });
+      } catch (error) {
+        debugLog(error);
+      }
+    }
   }
 
   private readonly onSigterm = (): void => {
     clearTimeout(this.indexTimer);
+    this.endUnfinished();
     this.writeIndex('interrupted');
     // With this listener gone, SIGTERM's default action ends the process as it would have without daebug.
     if (process.listenerCount('SIGTERM') === 0) process.kill(process.pid, 'SIGTERM');

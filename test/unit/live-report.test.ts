@@ -70,7 +70,7 @@ describe('liveReportsTarget (src/live/live-env.ts)', () => {
   const value = liveEnvValue({ dir: '/r', maxReportBytes: 4096 }, 1234);
 
   it('is the reporter folder for a worker of the runner that set it', () => {
-    assert.deepEqual(liveReportsTarget(value, 1234), { dir: '/r', maxReportBytes: 4096 });
+    assert.deepEqual(liveReportsTarget(value, 1234), { dir: '/r', maxReportBytes: 4096, runner: 1234 });
   });
 
   it('is nothing for a process that inherited the setting from another run, or without it', () => {
@@ -87,7 +87,7 @@ describe('LiveReport (src/live/live-report.ts)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
     const file = path.join(dir, 'sub', 't.md');
     const rec = recorder();
-    const live = new LiveReport(rec, { ...running, startMs: Date.now() }, file, 65536);
+    const live = new LiveReport(rec, { ...running, startMs: Date.now() }, file, 65536, process.ppid);
     try {
       live.update();
       assert.ok(fs.readFileSync(file, 'utf8').includes('so far'), 'the first update writes (and makes the folder)');
@@ -102,6 +102,19 @@ describe('LiveReport (src/live/live-report.ts)', () => {
       tick(rec, Date.now(), 'late');
       live.update();
       assert.equal(fs.existsSync(file), false, 'stopped: the final report is the reporter’s');
+    } finally {
+      live.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops writing once the runner that forked this worker is gone', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
+    const file = path.join(dir, 't.md');
+    const live = new LiveReport(recorder(), running, file, 65536, process.ppid + 1);
+    try {
+      live.update();
+      assert.equal(fs.existsSync(file), false);
     } finally {
       live.stop();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -136,7 +149,7 @@ describe('LiveReport (src/live/live-report.ts)', () => {
     const blocker = path.join(dir, 'file');
     fs.writeFileSync(blocker, '');
     const rec = recorder();
-    const live = new LiveReport(rec, running, path.join(blocker, 'under-a-file', 't.md'), 65536);
+    const live = new LiveReport(rec, running, path.join(blocker, 'under-a-file', 't.md'), 65536, process.ppid);
     try {
       live.update();
       tick(rec, Date.now(), 'again');
