@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { test, expect } from '@playwright/test';
 import { reportSlug } from '../src/slug';
 import { LIVE_ENV, liveEnvValue } from '../src/live/live-env';
-import { parseBlocks } from './helpers/markdown-structure';
+import { structureProblems } from './helpers/markdown-structure';
 import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
 
 /** The file's text, or '' while it does not exist yet. */
@@ -71,10 +71,10 @@ test('ticks', async ({ page, daebug }) => {
   const seen = ticks(middle);
   expect(seen).toBeLessThan(10);
   expect(middle).toContain('- Status: **running** (live report written at');
-  expect(middle).toMatch(/> \*\*page\*\* to agent\n```Text console\.log\ntick 1\n```\n/);
+  expect(middle).toMatch(/> \*\*page\*\* to agent at \d\d:\d\d:\d\d \(executing\)\n```Text console\.log\ntick 1\n```\n/);
   expect(middle).toMatch(/\n```\nexecuting \(\d+s\)\n/);
   expect(middle).not.toContain('"done"');
-  for (const block of parseBlocks(middle)) if (block.kind === 'fence') expect(block.closed, `fence at line ${block.line}`).toBe(true);
+  expect(structureProblems(middle)).toEqual([]);
 
   // Later in the same job, the same file shows more.
   await run.during(expect.poll(() => { const md = read(mdFile); return md.includes('executing (') ? ticks(md) : 0; }, { timeout: 30_000 }).toBeGreaterThan(seen));

@@ -59,7 +59,7 @@ function jobEntry(job: Job, liveAtMs: number | undefined): string {
   const replier = job.kind === 'job' ? 'test' : job.realm;
   if (job.finishedAt === undefined && liveAtMs !== undefined) {
     // The seed's executing region: the job's background events so far, then the placeholder.
-    lines.push(`> **${inline(replier)}** to agent`, ...eventFences(job.events), executingLine(Date.parse(job.startedAt), liveAtMs), '', RULE, '');
+    lines.push(`> **${inline(replier)}** to agent at ${clock(new Date(liveAtMs).toISOString())} (executing)`, ...eventFences(job.events), executingLine(Date.parse(job.startedAt), liveAtMs), '', RULE, '');
     return lines.join('\n');
   }
   if (job.finishedAt === undefined) {

@@ -9,6 +9,7 @@ import { formatLiveReport, type RunningTest } from '../../src/live/live-view';
 import { liveEnvValue, liveReportsTarget } from '../../src/live/live-env';
 import { LiveReport } from '../../src/live/live-report';
 import { formatIndexMarkdown, type IndexEntry } from '../../src/format/index-markdown';
+import { structureProblems } from '../../e2e/helpers/markdown-structure';
 
 function recorder(): Recorder {
   return new Recorder(resolveOptions({ strict: false, capture: true, ignore: [], limits: {} }));
@@ -34,7 +35,8 @@ describe('formatLiveReport (src/live/live-view.ts)', () => {
     assert.match(md, /- Status: \*\*running\*\* \(live report written at \d\d:\d\d:\d\d; the final report replaces it when the test ends\)/);
     assert.ok(md.includes('- Duration: '), md);
     assert.ok(md.includes('```JSON\n1\n```'), 'the finished job has its value');
-    assert.ok(md.includes('> **page** to agent\n```Text console.log\ntick 1\n```\n```Text console.log\ntick 2\n```\nexecuting (12s)\n'), md);
+    assert.match(md, /> \*\*page\*\* to agent at \d\d:\d\d:\d\d \(executing\)\n```Text console\.log\ntick 1\n```\n```Text console\.log\ntick 2\n```\nexecuting \(12s\)\n/);
+    assert.deepEqual(structureProblems(md), []);
     assert.ok(!md.includes('unfinished'), 'a running job is executing, not cut off');
     assert.ok(md.trimEnd().endsWith('at most every 2 s._'));
     assert.equal(md.match(/executing \(/g)?.length, 1);
@@ -53,6 +55,7 @@ describe('formatLiveReport (src/live/live-view.ts)', () => {
     rec.finishSpan(job, { ok: true, value: 'done' });
     const between = formatLiveReport(rec.record(), { ...running, startMs: job.startMs - 1000 }, job.startMs + 7000, 65536);
     assert.equal(between.match(/executing \(/g)?.length, 1);
+    assert.deepEqual(structureProblems(between), []);
     assert.ok(between.includes('between 2026') && between.includes('.\n\nexecuting (8s)\n\n_The test is still running'), between.slice(-400));
     assert.ok(formatLiveReport(recorder().record(), running, 3000, 65536).endsWith('so far.\n\nexecuting (3s)\n\n_The test is still running: this live report is rewritten when something new happens, at most every 2 s._\n'));
   });
