@@ -7,6 +7,7 @@ import { slugForTestInfo } from '../report-path';
 import { writeAtomic } from '../reporter/write';
 import { LIVE_ENV, liveReportsTarget } from './live-env';
 import { formatLiveReport, type RunningTest } from './live-view';
+import { runEnded } from './run-ended';
 
 /** The cadence: a live report is rewritten at most this often. */
 export const LIVE_EVERY_MS = 2000;
@@ -36,18 +37,26 @@ export class LiveReport {
   /** Writes the live report if anything changed since the last write. */
   update(): void {
     if (this.stopped || this.recorder.changes === this.written) return;
-    // A runner that died (SIGTERM) has already settled this test's files; a worker outliving it must not write.
-    if (process.ppid !== this.runnerPid) return this.stop();
+    if (!this.runGoesOn()) return this.stop();
     const first = this.written === -1;
     this.written = this.recorder.changes;
     try {
       if (first) fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      writeAtomic(this.file, formatLiveReport(this.recorder.record(), this.test, Date.now(), this.maxBytes));
+      const written = writeAtomic(this.file, formatLiveReport(this.recorder.record(), this.test, Date.now(), this.maxBytes), () => this.runGoesOn());
+      if (!written) this.stop();
     } catch (error) {
       // The final report is written by the reporter all the same; one diagnostic says why there was no live one.
       this.stop();
       this.recorder.diagnose(error instanceof DaebugError ? error : new DaebugReportWriteError(this.file, error));
     }
+  }
+
+  /**
+   * A runner that stopped (SIGTERM) has settled this test's files: its workers must not write after that, whether
+   * it lingers for a moment (the marker) or is gone (another parent).
+   */
+  private runGoesOn(): boolean {
+    return process.ppid === this.runnerPid && !runEnded(path.dirname(this.file), this.runnerPid);
   }
 
   /** At the test's end, before the record is attached: from here on only the reporter writes this file. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { LIVE_ENV, liveEnvValue } from '../live/live-env';
+import { markRunEnded, removeEndedMarkers } from '../live/run-ended';
 import { DaebugError, debugLog } from '../errors';
 import { formatMarkdown } from '../format/markdown';
 import { formatIndexMarkdown, RUNNING_STATUS, type IndexEntry, type RunIndex } from '../format/index-markdown';
@@ -52,6 +53,7 @@ class DaebugReporter implements Reporter {
     try {
       fs.mkdirSync(this.options.outputDir, { recursive: true });
       cleanStaleTemps(this.options.outputDir);
+      removeEndedMarkers(this.options.outputDir);
     } catch (error) {
       this.fail(new DaebugError('DAEBUG_REPORT_WRITE_FAILED', `daebug could not create ${this.options.outputDir}: ${(error as Error).message}`, { hint: 'Check that the reporter outputDir is writable; tests are not affected.', context: { path: this.options.outputDir } }));
     }
@@ -218,6 +220,7 @@ class DaebugReporter implements Reporter {
 
   private readonly onSigterm = (): void => {
     clearTimeout(this.indexTimer);
+    markRunEnded(this.options.outputDir, process.pid);
     this.endUnfinished();
     this.writeIndex('interrupted');
     // With this listener gone, SIGTERM's default action ends the process as it would have without daebug.
@@ -270,7 +273,8 @@ function titlesOf(test: TestCase): string[] {
   const titles: string[] = [];
   let suite: Suite | undefined = test.parent;
   while (suite && suite.type === 'describe') {
-    titles.unshift(suite.title);
+    // Anonymous describes have no title, in Playwright's titlePath as in the worker's (src/report-path.ts).
+    if (suite.title) titles.unshift(suite.title);
     suite = suite.parent;
   }
   return [...titles, test.title];

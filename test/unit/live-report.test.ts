@@ -8,6 +8,8 @@ import { resolveOptions } from '../../src/options';
 import { formatLiveReport, type RunningTest } from '../../src/live/live-view';
 import { liveEnvValue, liveReportsTarget } from '../../src/live/live-env';
 import { LiveReport } from '../../src/live/live-report';
+import { markRunEnded, removeEndedMarkers } from '../../src/live/run-ended';
+import { writeAtomic } from '../../src/reporter/write';
 import { formatIndexMarkdown, type IndexEntry } from '../../src/format/index-markdown';
 import { structureProblems } from '../../e2e/helpers/markdown-structure';
 
@@ -124,6 +126,32 @@ describe('LiveReport (src/live/live-report.ts)', () => {
     }
   });
 
+  it("stops writing once its runner marked the run ended (SIGTERM), even with a write already under way", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
+    const file = path.join(dir, 't.md');
+    const rec = recorder();
+    const live = new LiveReport(rec, running, file, 65536, process.ppid);
+    try {
+      live.update();
+      assert.ok(fs.existsSync(file));
+      fs.rmSync(file);
+      markRunEnded(dir, process.ppid);
+      tick(rec, Date.now(), 'after the end');
+      live.update();
+      assert.deepEqual(fs.readdirSync(dir), [`.daebug-run-${process.ppid}.ended`]);
+      // The check right before the rename: a write that began before the marker is called off.
+      assert.equal(writeAtomic(file, 'x', () => false), false);
+      assert.deepEqual(fs.readdirSync(dir), [`.daebug-run-${process.ppid}.ended`]);
+      // The next run's reporter removes markers of runners that are gone, and keeps those of live ones.
+      markRunEnded(dir, deadPid());
+      removeEndedMarkers(dir);
+      assert.deepEqual(fs.readdirSync(dir), [`.daebug-run-${process.ppid}.ended`]);
+    } finally {
+      live.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('counts what changes a record: events, read values, jobs, realms, diagnostics', () => {
     const rec = recorder();
     const seen = [rec.changes];
@@ -195,3 +223,13 @@ describe('formatIndexMarkdown with running tests', () => {
     assert.ok(rows[0]!.endsWith('[slow.md](slow.md) |'));
   });
 });
+
+function deadPid(): number {
+  for (let pid = 4_000_000; ; pid--) {
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return pid;
+    }
+  }
+}
