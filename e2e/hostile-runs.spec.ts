@@ -41,6 +41,8 @@ function expectWholeReports(reportsDir: string): ReturnType<typeof readReports> 
   const names = fs.readdirSync(reportsDir);
   expect(names.filter((n) => n.includes(TEMP_MARK))).toEqual([]);
   const read = readReports(reportsDir);
+  // A live report of a test that never ended does not outlive the run.
+  expect(Object.keys(read.markdown).filter((md) => !read.reports[md.replace(/\.md$/, '.json')])).toEqual([]);
   for (const [name, json] of Object.entries(read.reports)) {
     const parsed = reportSchema.safeParse(json);
     expect(parsed.success, `${name}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues.slice(0, 3))}`).toBe(true);

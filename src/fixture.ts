@@ -10,6 +10,7 @@ import { strictFailure, warningAnnotation } from './format/strict-message';
 import { reportPathFor } from './report-path';
 import { enrichRecorder } from './stack/enrich';
 import { openContexts } from './capture/open-contexts';
+import { startLiveReport } from './live/live-report';
 
 /** Options that `test.use()` and the config's `use` block accept. */
 export interface DaebugOptions {
@@ -47,6 +48,13 @@ export interface DaebugOptions {
    * @example test.use({ daebugAsyncStacks: true });
    */
   daebugAsyncStacks: boolean;
+  /**
+   * Keeps the test's Markdown report (`<slug>.md` in the reporter's outputDir) up to date while the test runs: the
+   * jobs so far and the running job's background events, rewritten at most every 2 s and only when something changed.
+   * Only in runs that use daebug's reporter; the final report replaces it when the test ends.
+   * @default true
+   */
+  daebugLive: boolean;
 }
 
 export interface DaebugFixtures {
@@ -72,12 +80,19 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   daebugRedact: [true, { option: true }],
   daebugNetwork: ['report', { option: true }],
   daebugAsyncStacks: [false, { option: true }],
+  daebugLive: [true, { option: true }],
 
   _daebugRecorder: [
-    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork, daebugAsyncStacks }, use, testInfo) => {
-      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact, network: daebugNetwork, asyncStacks: daebugAsyncStacks });
+    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork, daebugAsyncStacks, daebugLive }, use, testInfo) => {
+      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact, network: daebugNetwork, asyncStacks: daebugAsyncStacks, live: daebugLive });
       const recorder = new Recorder(options);
-      await use(recorder);
+      const live = options.live ? startLiveReport(recorder, testInfo) : undefined;
+      try {
+        await use(recorder);
+      } finally {
+        // Before the record is attached: the reporter's final report must be the last write of this file.
+        live?.stop();
+      }
       await finish(recorder, testInfo);
     },
     { auto: true, box: true },

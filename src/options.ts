@@ -90,6 +90,8 @@ function safeShow(value: unknown): string {
 export interface ResolvedOptions {
   strict: boolean;
   capture: boolean;
+  /** Keep `<slug>.md` up to date while the test runs. */
+  live?: boolean;
   ignore: IgnorePattern[];
   limits: DaebugLimits;
   /** The limits the user set, before defaults. */
@@ -102,7 +104,7 @@ export interface ResolvedOptions {
   asyncStacks?: boolean;
 }
 
-export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown; network?: unknown; asyncStacks?: unknown }): ResolvedOptions {
+export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown; network?: unknown; asyncStacks?: unknown; live?: unknown }): ResolvedOptions {
   const strict = parseOption('daebugStrict', z.boolean(), raw.strict, 'true or false');
   const capture = parseOption('daebugCapture', z.boolean(), raw.capture, 'true or false');
   const ignore = parseOption('daebugIgnore', ignoreSchema, raw.ignore, 'an array of strings (substrings) and RegExps', tupleHint);
@@ -115,8 +117,9 @@ export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore:
   const redact = parseOption('daebugRedact', redactSchema, raw.redact ?? true, 'true, false, or { patterns?: RegExp[], builtIn?: boolean }') as RedactOption;
   const network = parseOption('daebugNetwork', networkModeSchema, raw.network ?? 'report', "'off', 'report' or 'strict'");
   const asyncStacks = parseOption('daebugAsyncStacks', z.boolean(), raw.asyncStacks ?? false, 'true or false');
+  const live = parseOption('daebugLive', z.boolean(), raw.live ?? true, 'true or false');
   const limitsSet = stripUndefined(limits) as Partial<DaebugLimits>;
-  return { strict, capture, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact), network, asyncStacks };
+  return { strict, capture, live, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact), network, asyncStacks };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -24,8 +24,8 @@ export interface InlineRunOptions {
   dir?: string;
   /** Replaces the 'test' subcommand, e.g. ['merge-reports', '--reporter=daebug/reporter', 'blob-report']. */
   command?: string[];
-  /** Called with the child process once it started (e.g. to send it SIGINT). */
-  onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+  /** Called with the child process and the project folder once it started (e.g. to send it SIGINT, or to read reports while it runs). */
+  onSpawn?: (child: import('node:child_process').ChildProcess, dir: string) => void;
   /** Start the CLI in a process group of its own, so `process.kill(-child.pid, 'SIGINT')` reaches it as Ctrl-C would. */
   detached?: boolean;
 }
@@ -81,7 +81,7 @@ export default defineConfig({
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
-  options.onSpawn?.(child);
+  options.onSpawn?.(child, dir);
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));

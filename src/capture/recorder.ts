@@ -139,6 +139,7 @@ export class Recorder {
   private droppedFirstMs: number | undefined;
   private readonly redact: Redactor;
   private droppedLastMs: number | undefined;
+  private changeCount = 0;
 
   constructor(readonly options: ResolvedOptions) {
     this.redact = options.redact ?? noRedaction;
@@ -159,8 +160,23 @@ export class Recorder {
     return isUnexpectedKind(draft) ? 'console-error' : 'console';
   }
 
+  /**
+   * Grows with every change of what a record would hold (events, values read, jobs, realms, diagnostics): the live
+   * report compares two numbers instead of formatting when nothing happened.
+   */
+  get changes(): number {
+    return this.changeCount;
+  }
+
+  /** An event's message changed after it was stored (its values were read). */
+  changed(): void {
+    this.changeCount++;
+  }
+
   addRealm(name: string): void {
-    if (!this.realmNames.includes(name)) this.realmNames.push(name);
+    if (this.realmNames.includes(name)) return;
+    this.realmNames.push(name);
+    this.changeCount++;
   }
 
   /**
@@ -170,6 +186,7 @@ export class Recorder {
   add(draft: EventDraft): StoredEvent {
     const event = draft as StoredEvent;
     event.seq = ++this.seq;
+    this.changeCount++;
     // Only a cheap cut here: a flood's events are mostly dropped, so redaction waits until an event is read out.
     const { maxMessageLength, maxStackLength } = this.options.limits;
     if (event.message.length > maxMessageLength + REDACT_SLACK) event.message = event.message.slice(0, maxMessageLength + REDACT_SLACK) + `${MARK}${event.message.length} chars]`;
@@ -218,6 +235,7 @@ export class Recorder {
   diagnose(error: unknown): void {
     debugLog(error);
     if (this.diagnostics.length >= 50) return;
+    this.changeCount++;
     const message = error instanceof Error ? error.message : String(error);
     const diagnostic: Diagnostic = { code: error instanceof DaebugError ? error.code : 'DAEBUG_CAPTURE_FAILED', message, time: new Date().toISOString() };
     if (error instanceof DaebugError && error.hint) diagnostic.hint = error.hint;
@@ -237,17 +255,20 @@ export class Recorder {
 
   expect(pattern: IgnorePattern): void {
     this.testIgnore.push(pattern);
+    this.changeCount++;
   }
 
   startSpan(kind: Span['kind'], realm: string, fields: { title?: string | undefined; code?: string | undefined } = {}): Span {
     const span: Span = { id: kind === 'step' ? `step-${++this.jobCounter}` : `job-${++this.jobCounter}`, kind, realm, startMs: Date.now(), ok: true, ...fields };
     this.spans.push(span);
+    this.changeCount++;
     return span;
   }
 
   finishSpan(span: Span, outcome: { ok: boolean; value?: unknown; error?: { message: string; stack?: string | undefined } }): void {
     // The test's timeout rejects the job's pending calls: the job did not finish, it was cut off.
     if (!TEST_TIMEOUT.test(outcome.error?.message ?? '')) span.endMs = Date.now();
+    this.changeCount++;
     span.ok = outcome.ok;
     if (outcome.value !== undefined) span.value = outcome.value;
     const { maxMessageLength, maxStackLength } = this.options.limits;

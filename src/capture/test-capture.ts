@@ -36,7 +36,10 @@ export class TestCapture implements TargetListener, RuntimeSink {
   constructor(readonly recorder: Recorder) {
     this.realms = new RealmNames();
     const { maxDepth, maxBreadth, maxMessageLength } = recorder.options.limits;
-    this.reads = new ValueReads(() => ({ maxDepth, maxBreadth, maxLength: maxMessageLength }), (event) => (event.clipped = false));
+    this.reads = new ValueReads(() => ({ maxDepth, maxBreadth, maxLength: maxMessageLength }), (event) => {
+      event.clipped = false;
+      recorder.changed();
+    });
     this.network = new NetworkCapture(this);
   }
 

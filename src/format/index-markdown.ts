@@ -1,6 +1,9 @@
 import type { Summary } from '../model/schema';
 import { inline } from './fence';
 
+/** An entry's status while its test runs: its report is the live one. */
+export const RUNNING_STATUS = 'running';
+
 export interface IndexEntry {
   title: string;
   titlePath: string[];
@@ -30,21 +33,23 @@ export interface RunIndex {
 
 export function formatIndexMarkdown(index: RunIndex): string {
   const unexpected = index.tests.reduce((n, t) => n + t.summary.unexpected, 0);
-  const failed = index.tests.filter((t) => t.status !== t.expectedStatus).length;
+  const running = index.tests.filter((t) => t.status === RUNNING_STATUS).length;
+  const failed = index.tests.filter((t) => t.status !== t.expectedStatus && t.status !== RUNNING_STATUS).length;
   const lines = [
     '# daebug reports',
     '',
     `- Run: **${inline(index.status)}**${index.interrupted ? ' (interrupted: tests that did not finish have no report)' : ''}`,
-    `- Tests: ${index.tests.length}, ${failed} not as expected, ${unexpected} unexpected browser errors`,
+    `- Tests: ${index.tests.length}${running ? ` (${running} running, with live reports)` : ''}, ${failed} not as expected, ${unexpected} unexpected browser errors`,
     `- Updated: ${index.updatedAt}`,
     '',
     '| Status | Test | Errors | Unexpected | Console | Dropped | Report |',
     '| --- | --- | ---: | ---: | ---: | ---: | --- |',
   ];
   const cell = (text: string) => inline(text, 160).replace(/\|/g, '\\|');
-  const order = [...index.tests].sort((a, b) => Number(b.status !== b.expectedStatus) - Number(a.status !== a.expectedStatus) || b.summary.unexpected - a.summary.unexpected);
+  const isRunning = (t: IndexEntry) => Number(t.status === RUNNING_STATUS);
+  const order = [...index.tests].sort((a, b) => isRunning(b) - isRunning(a) || Number(b.status !== b.expectedStatus) - Number(a.status !== a.expectedStatus) || b.summary.unexpected - a.summary.unexpected);
   for (const t of order) {
-    const status = t.status === t.expectedStatus ? t.status : `**${t.status}**`;
+    const status = t.status === t.expectedStatus || t.status === RUNNING_STATUS ? t.status : `**${t.status}**`;
     lines.push(`| ${status} | ${cell(t.titlePath.join(' › '))}${t.project ? ` (${cell(t.project)})` : ''} | ${t.summary.errors} | ${t.summary.unexpected} | ${t.summary.console} | ${t.summary.dropped} | [${t.markdown}](${encodeURI(t.markdown)}) |`);
   }
   if (!index.tests.length) lines.push('', 'No test has finished yet.');

@@ -14,6 +14,8 @@ export interface MarkdownOptions {
   maxBytes: number;
   /** The JSON report's file name, named where content was left out. */
   jsonFile?: string;
+  /** A live report of a test still running, as of this time (ms since the epoch): unfinished jobs are executing. */
+  liveAtMs?: number;
 }
 
 function clock(iso: string): string {
@@ -64,13 +66,23 @@ function jsonText(value: unknown): string {
   }
 }
 
-function jobEntry(job: Job, written: Written): string {
+/** Whole seconds, as the seed's placeholder shows them: `executing (12s)`. */
+export function executingLine(sinceMs: number, atMs: number): string {
+  return `executing (${Math.max(0, Math.floor((atMs - sinceMs) / 1000))}s)`;
+}
+
+function jobEntry(job: Job, written: Written, liveAtMs: number | undefined): string {
   const lines: string[] = [];
   const requestFrom = job.kind === 'job' ? `**agent** job ${code(job.title ?? job.id)}` : `**agent** to ${inline(job.realm)}`;
   lines.push(`> ${requestFrom} at ${clock(job.startedAt)}`);
   lines.push(fence('JS', job.code ?? ''));
   lines.push('');
   const replier = job.kind === 'job' ? 'test' : job.realm;
+  if (job.finishedAt === undefined && liveAtMs !== undefined) {
+    // The seed's executing region: the job's background events so far, then the placeholder.
+    lines.push(`> **${inline(replier)}** to agent at ${clock(new Date(liveAtMs).toISOString())} (executing)`, ...eventFences(job.events, written), executingLine(Date.parse(job.startedAt), liveAtMs), '', RULE, '');
+    return lines.join('\n');
+  }
   if (job.finishedAt === undefined) {
     lines.push(`> **${inline(replier)}** to agent: unfinished`);
     lines.push(fence('Text', 'The test ended before this job finished; the events below were captured until then.'));
@@ -122,9 +134,9 @@ interface Entry {
 }
 
 /** The transcript: jobs, steps and background groups in time order. */
-function transcriptEntries(report: Attempt, written: Written): Entry[] {
+function transcriptEntries(report: Attempt, written: Written, liveAtMs: number | undefined): Entry[] {
   const entries: Entry[] = [];
-  for (const job of report.jobs) entries.push({ at: Date.parse(job.startedAt), order: 1, text: jobEntry(job, written) });
+  for (const job of report.jobs) entries.push({ at: Date.parse(job.startedAt), order: 1, text: jobEntry(job, written, liveAtMs) });
   for (const step of report.steps ?? []) entries.push({ at: Date.parse(step.startedAt), order: 1, text: stepEntry(step, written) });
   const background = report.events.filter((e) => e.jobId === undefined && e.stepId === undefined);
   // A background run never spans a job or step that started in between: it is split there.
@@ -146,12 +158,13 @@ function transcriptEntries(report: Attempt, written: Written): Entry[] {
 function header(report: Attempt, options: MarkdownOptions, h: string): string[] {
   const t = report.test;
   const status = t.status === t.expectedStatus ? t.status : `${t.status} (expected ${t.expectedStatus})`;
+  const live = options.liveAtMs === undefined ? undefined : `- Status: **running** (live report written at ${clock(new Date(options.liveAtMs).toISOString())}; the final report replaces it when the test ends)`;
   const lines = [
     `${h} ${inline(t.titlePath.length ? t.titlePath.join(' › ') : t.title, 300)}`,
     '',
     `- File: ${code(`${t.file}:${t.line}`)}`,
-    `- Status: **${inline(status)}**`,
-    `- Duration: ${formatDuration(t.duration)}`,
+    live ?? `- Status: **${inline(status)}**`,
+    `- Duration: ${formatDuration(t.duration)}${live ? ' so far' : ''}`,
     `- Strict: ${t.strict ? 'yes' : 'no'}`,
   ];
   if (t.project) lines.push(`- Project: ${inline(t.project)}`);
@@ -258,8 +271,8 @@ function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, 
   const written: Written = { unexpected: new Map() };
   const parts = [...head, ...unexpectedSection(report, h, room, written), '', `${h}# Transcript`, ''];
   let text = parts.join('\n') + '\n';
-  const entries = transcriptEntries(report, written);
-  if (!entries.length) text += report.capture === false ? 'Nothing was captured.\n' : 'No jobs and no background events.\n';
+  const entries = transcriptEntries(report, written, options.liveAtMs);
+  if (!entries.length) text += report.capture === false ? 'Nothing was captured.\n' : `No jobs and no background events${options.liveAtMs === undefined ? '' : ' so far'}.\n`;
   let used = Buffer.byteLength(text) + Buffer.byteLength(tail);
   let shown = 0;
   for (const entry of entries) {

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
+import { LIVE_ENV, liveEnvValue } from '../live/live-env';
+import { markRunEnded, removeEndedMarkers } from '../live/run-ended';
 import { DaebugError, debugLog } from '../errors';
 import { formatMarkdown } from '../format/markdown';
-import { formatIndexMarkdown, type IndexEntry, type RunIndex } from '../format/index-markdown';
+import { formatIndexMarkdown, RUNNING_STATUS, type IndexEntry, type RunIndex } from '../format/index-markdown';
 import { ATTACHMENT_NAME } from '../model/attachment';
 import { parseRecord, type RecordData } from '../model/record';
 import type { Attempt, Diagnostic, Report } from '../model/schema';
@@ -23,6 +25,7 @@ class DaebugReporter implements Reporter {
   private readonly earlier = new Map<string, Attempt[]>();
   private readonly index = new Map<string, IndexEntry>();
   private lastIndexWrite = 0;
+  private indexTimer: NodeJS.Timeout | undefined;
   private readonly failedPaths = new Set<string>();
   private startedAt = new Date();
 
@@ -43,14 +46,49 @@ class DaebugReporter implements Reporter {
     const configDir = config.configFile ? path.dirname(config.configFile) : config.rootDir;
     this.options = resolveReporterOptions(this.rawOptions, configDir);
     process.env[OUTPUT_DIR_ENV] = this.options.outputDir;
+    // The workers this runner forks keep their tests' reports up to date while they run (src/live/live-report.ts).
+    process.env[LIVE_ENV] = liveEnvValue({ dir: this.options.outputDir, maxReportBytes: this.options.maxReportBytes }, process.pid);
     // Playwright stops gracefully on SIGINT (onEnd says 'interrupted'), but SIGTERM ends the runner at once.
     process.once('SIGTERM', this.onSigterm);
     try {
       fs.mkdirSync(this.options.outputDir, { recursive: true });
       cleanStaleTemps(this.options.outputDir);
+      removeEndedMarkers(this.options.outputDir);
     } catch (error) {
       this.fail(new DaebugError('DAEBUG_REPORT_WRITE_FAILED', `daebug could not create ${this.options.outputDir}: ${(error as Error).message}`, { hint: 'Check that the reporter outputDir is writable; tests are not affected.', context: { path: this.options.outputDir } }));
     }
+  }
+
+  /** Marks the test as running in the index; its worker writes the live report (src/live/live-report.ts). */
+  onTestBegin(test: TestCase, result: TestResult): void {
+    try {
+      this.markRunning(test, result);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private markRunning(test: TestCase, result: TestResult): void {
+    const slug = this.slugOf(test);
+    const file = this.relativeFile(test.location.file);
+    const entry: IndexEntry & { repeatEachIndex?: number } = {
+      title: test.title,
+      titlePath: [file, ...titlesOf(test)],
+      file,
+      line: test.location.line,
+      project: projectOf(test),
+      status: RUNNING_STATUS,
+      expectedStatus: test.expectedStatus,
+      retry: result.retry,
+      attempts: (this.earlier.get(test.id)?.length ?? 0) + 1,
+      duration: 0,
+      summary: { errors: 0, unexpected: 0, console: 0, dropped: 0 },
+      markdown: `${slug}.md`,
+      json: `${slug}.json`,
+    };
+    if (test.repeatEachIndex > 0) entry.repeatEachIndex = test.repeatEachIndex;
+    this.index.set(test.id, entry);
+    this.scheduleIndex();
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -135,15 +173,55 @@ class DaebugReporter implements Reporter {
     };
     if (meta.repeatEachIndex !== undefined) entry.repeatEachIndex = meta.repeatEachIndex;
     this.index.set(test.id, entry);
-    if (Date.now() - this.lastIndexWrite > INDEX_EVERY_MS) this.writeIndex('running');
+    this.scheduleIndex();
+  }
+
+  /** At most one index write per INDEX_EVERY_MS; a change inside that time is written when it is over. */
+  private scheduleIndex(): void {
+    if (this.indexTimer) return;
+    const wait = this.lastIndexWrite + INDEX_EVERY_MS - Date.now();
+    if (wait <= 0) {
+      this.writeIndex(RUNNING_STATUS);
+      return;
+    }
+    this.indexTimer = setTimeout(() => {
+      this.indexTimer = undefined;
+      this.writeIndex(RUNNING_STATUS);
+    }, wait);
+    this.indexTimer.unref();
   }
 
   onEnd(result: FullResult): void {
     process.off('SIGTERM', this.onSigterm);
+    clearTimeout(this.indexTimer);
+    this.indexTimer = undefined;
+    this.endUnfinished();
     this.writeIndex(result.status);
   }
 
+  /**
+   * When the run ends, a test still marked running never ended (SIGTERM, a runner that stops at once): like any test
+   * that did not finish it has no report, and its live report, which would say it is still running, goes.
+   */
+  private endUnfinished(): void {
+    for (const [id, entry] of this.index) {
+      if (entry.status !== RUNNING_STATUS) continue;
+      this.index.delete(id);
+      const md = path.join(this.options.outputDir, entry.markdown);
+      // A retry's live report replaced its earlier attempt's: that attempt's JSON stays, and the live text with it.
+      if (fs.existsSync(path.join(this.options.outputDir, entry.json))) continue;
+      try {
+        fs.rmSync(md, { force: true });
+      } catch (error) {
+        debugLog(error);
+      }
+    }
+  }
+
   private readonly onSigterm = (): void => {
+    clearTimeout(this.indexTimer);
+    markRunEnded(this.options.outputDir, process.pid);
+    this.endUnfinished();
     this.writeIndex('interrupted');
     // With this listener gone, SIGTERM's default action ends the process as it would have without daebug.
     if (process.listenerCount('SIGTERM') === 0) process.kill(process.pid, 'SIGTERM');
@@ -195,7 +273,8 @@ function titlesOf(test: TestCase): string[] {
   const titles: string[] = [];
   let suite: Suite | undefined = test.parent;
   while (suite && suite.type === 'describe') {
-    titles.unshift(suite.title);
+    // Anonymous describes have no title, in Playwright's titlePath as in the worker's (src/report-path.ts).
+    if (suite.title) titles.unshift(suite.title);
     suite = suite.parent;
   }
   return [...titles, test.title];

@@ -5,12 +5,20 @@ import { DaebugReportWriteError, debugLog } from '../errors';
 const TEMP_MARK = '.daebug-tmp-';
 let counter = 0;
 
-/** Writes a file whole or not at all: a temp file next to it, then a rename. */
-export function writeAtomic(file: string, content: string): void {
+/**
+ * Writes a file whole or not at all: a temp file next to it, then a rename. `stillWanted`, asked just before the
+ * rename, can call the write off (the temp file goes, the file stays as it was): false is returned then.
+ */
+export function writeAtomic(file: string, content: string, stillWanted?: () => boolean): boolean {
   const temp = `${file}${TEMP_MARK}${process.pid}-${++counter}`;
   try {
     fs.writeFileSync(temp, content);
+    if (stillWanted && !stillWanted()) {
+      fs.rmSync(temp, { force: true });
+      return false;
+    }
     fs.renameSync(temp, file);
+    return true;
   } catch (error) {
     try {
       fs.rmSync(temp, { force: true });
@@ -21,7 +29,7 @@ export function writeAtomic(file: string, content: string): void {
   }
 }
 
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
