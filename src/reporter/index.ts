@@ -12,6 +12,7 @@ import { reportSlug } from '../slug';
 import { buildAttempt, playwrightWillRetry, type StepSpan, type TestMeta } from './build-report';
 import { resolveReporterOptions, type DaebugReporterOptions, type ResolvedReporterOptions } from './options';
 import { cleanStaleTemps, writeAtomic } from './write';
+import { GitHubOutput } from './github';
 
 const INDEX_EVERY_MS = 2000;
 
@@ -25,6 +26,7 @@ class DaebugReporter implements Reporter {
   private lastIndexWrite = 0;
   private readonly failedPaths = new Set<string>();
   private startedAt = new Date();
+  private github: GitHubOutput | undefined;
 
   constructor(options: DaebugReporterOptions = {}) {
     this.rawOptions = options;
@@ -43,6 +45,7 @@ class DaebugReporter implements Reporter {
     const configDir = config.configFile ? path.dirname(config.configFile) : config.rootDir;
     this.options = resolveReporterOptions(this.rawOptions, configDir);
     process.env[OUTPUT_DIR_ENV] = this.options.outputDir;
+    this.github = githubOutput(this.options, config);
     // Playwright stops gracefully on SIGINT (onEnd says 'interrupted'), but SIGTERM ends the runner at once.
     process.once('SIGTERM', this.onSigterm);
     try {
@@ -112,6 +115,7 @@ class DaebugReporter implements Reporter {
     const willRetry = playwrightWillRetry(test, result);
     if (willRetry) this.earlier.set(test.id, [...earlier, attempt]);
     else this.earlier.delete(test.id);
+    if (!willRetry) this.github?.testEnded({ report, titlePath: meta.titlePath, file: test.location.file, line: test.location.line });
 
     fs.mkdirSync(this.options.outputDir, { recursive: true });
     const mdFile = path.join(this.options.outputDir, `${slug}.md`);
@@ -141,6 +145,11 @@ class DaebugReporter implements Reporter {
   onEnd(result: FullResult): void {
     process.off('SIGTERM', this.onSigterm);
     this.writeIndex(result.status);
+    try {
+      this.github?.end();
+    } catch (error) {
+      this.fail(error);
+    }
   }
 
   private readonly onSigterm = (): void => {
@@ -178,6 +187,21 @@ class DaebugReporter implements Reporter {
     const text = error instanceof DaebugError ? `${error.code}: ${error.message}` : `daebug reporter: ${error instanceof Error ? error.stack : String(error)}`;
     process.stderr.write(`${text}\n`);
   }
+}
+
+/** Output for GitHub Actions, when the run is inside it and the options leave some on. */
+function githubOutput(options: ResolvedReporterOptions, config: FullConfig): GitHubOutput | undefined {
+  if (process.env['GITHUB_ACTIONS'] !== 'true' || (!options.githubAnnotations && !options.githubSummary)) return undefined;
+  return new GitHubOutput({
+    annotations: options.githubAnnotations,
+    summary: options.githubSummary,
+    maxAnnotations: options.maxAnnotations,
+    root: process.env['GITHUB_WORKSPACE'] || config.rootDir,
+    outputDir: options.outputDir,
+    summaryFile: process.env['GITHUB_STEP_SUMMARY'] || undefined,
+    // The reporter prints nothing else (printsToStdio is false), but workflow commands must reach the job log.
+    write: (text) => process.stdout.write(text),
+  });
 }
 
 function projectOf(test: TestCase): string {
