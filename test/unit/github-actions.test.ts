@@ -6,6 +6,7 @@ import { escapeData, escapeProperty, workflowCommand } from '../../src/format/gi
 import { annotationLocation, omittedAnnotations, testAnnotations } from '../../src/ci/annotations';
 import { sourceInRepo } from '../../src/ci/repo-source';
 import { formatStepSummary } from '../../src/format/github-summary';
+import { resolveReporterOptions } from '../../src/reporter/options';
 import type { DaebugEvent, Report } from '../../src/model/schema';
 
 function event(fields: Partial<DaebugEvent>): DaebugEvent {
@@ -122,16 +123,14 @@ describe('formatStepSummary', () => {
 });
 
 describe('reporter options for GitHub Actions', () => {
-  it('default to on, with 10 annotations', async () => {
-    const { resolveReporterOptions } = await import('../../src/reporter/options');
+  it('default to on, with 10 annotations', () => {
     assert.deepEqual(
       (({ githubAnnotations, githubSummary, maxAnnotations }) => ({ githubAnnotations, githubSummary, maxAnnotations }))(resolveReporterOptions({}, '/x')),
       { githubAnnotations: true, githubSummary: true, maxAnnotations: 10 },
     );
   });
 
-  it('reject bad values, naming the option and what it accepts', async () => {
-    const { resolveReporterOptions } = await import('../../src/reporter/options');
+  it('reject bad values, naming the option and what it accepts', () => {
     assert.throws(() => resolveReporterOptions({ githubAnnotations: 'no' }, '/x'), (e: Error & { code?: string }) => e.code === 'DAEBUG_OPTIONS_INVALID' && /githubAnnotations/.test(e.message) && /true or false/.test(e.message));
     assert.throws(() => resolveReporterOptions({ maxAnnotations: -1 }, '/x'), /maxAnnotations[\s\S]*at least 0/);
   });
