@@ -4,7 +4,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult, Tes
 import { DaebugError, debugLog } from '../errors';
 import { formatMarkdown } from '../format/markdown';
 import { formatIndexMarkdown, type IndexEntry, type RunIndex } from '../format/index-markdown';
-import { ATTACHMENT_NAME } from '../model/attachment';
+import { ATTACHMENT_NAME, MARKDOWN_ATTACHMENT_CONTENT_TYPE, MARKDOWN_ATTACHMENT_NAME } from '../model/attachment';
 import { parseRecord, type RecordData } from '../model/record';
 import type { Attempt, Diagnostic, Report } from '../model/schema';
 import { OUTPUT_DIR_ENV } from '../report-path';
@@ -121,7 +121,9 @@ class DaebugReporter implements Reporter {
     const mdFile = path.join(this.options.outputDir, `${slug}.md`);
     const jsonFile = path.join(this.options.outputDir, `${slug}.json`);
     writeAtomic(jsonFile, JSON.stringify(report, null, 2) + '\n');
-    writeAtomic(mdFile, formatMarkdown(report, { maxBytes: record?.maxReportBytes ?? this.options.maxReportBytes, jsonFile: `${slug}.json` }));
+    const markdown = formatMarkdown(report, { maxBytes: record?.maxReportBytes ?? this.options.maxReportBytes, jsonFile: `${slug}.json` });
+    writeAtomic(mdFile, markdown);
+    attachMarkdown(result, markdown);
     const entry: IndexEntry & { repeatEachIndex?: number } = {
       title: test.title,
       titlePath: meta.titlePath,
@@ -202,6 +204,20 @@ function githubOutput(options: ResolvedReporterOptions, config: FullConfig): Git
     // The reporter prints nothing else (printsToStdio is false), but workflow commands must reach the job log.
     write: (text) => process.stdout.write(text),
   });
+}
+
+/**
+ * Adds the Markdown report to the test's result, replacing one added earlier (a blob merged by merge-reports).
+ * Playwright's reporters share the result objects and the HTML reporter reads attachments in its onEnd, so
+ * this works in either reporter order; a blob reporter serialises at onTestEnd, so in a sharded run the
+ * attachment is in the blob when daebug comes first, and is added again when merge-reports runs daebug.
+ * A text body, not the file's path: the HTML report shows text bodies inline, and each attempt keeps its own
+ * report while the file on disk is rewritten by the next retry.
+ */
+function attachMarkdown(result: TestResult, markdown: string): void {
+  const attachments = result.attachments;
+  for (let i = attachments.length - 1; i >= 0; i--) if (attachments[i]!.name === MARKDOWN_ATTACHMENT_NAME) attachments.splice(i, 1);
+  attachments.push({ name: MARKDOWN_ATTACHMENT_NAME, contentType: MARKDOWN_ATTACHMENT_CONTENT_TYPE, body: Buffer.from(markdown) });
 }
 
 function projectOf(test: TestCase): string {

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { test, expect } from '@playwright/test';
+import { runInlineTest } from './helpers/run-playwright';
+
+const spec = `import { test } from 'daebug';
+test('cart shows a total', async ({ page }) => {
+  await page.setContent('<p>cart</p>');
+  await page.evaluate(() => console.error('total is NaN'));
+});
+`;
+
+function config(order: 'html-first' | 'daebug-first'): string {
+  const html = `['html', { open: 'never', outputFolder: 'html-report' }]`;
+  const daebug = `['daebug/reporter', { outputDir: 'reports' }]`;
+  return `import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from 'daebug/browser';
+export default defineConfig({
+  workers: 1,
+  reporter: [${order === 'html-first' ? `${html}, ${daebug}` : `${daebug}, ${html}`}],
+  use: { launchOptions: chromiumLaunchOptions(), trace: 'on' },
+});
+`;
+}
+
+/** Serves a folder on 127.0.0.1, the way `npx playwright show-report` would. */
+async function serve(root: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.md': 'text/markdown', '.zip': 'application/zip' };
+  const server = http.createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = path.join(root, pathname === '/' ? 'index.html' : pathname);
+    if (!file.startsWith(root) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+for (const order of ['html-first', 'daebug-first'] as const) {
+  test(`the HTML report shows each test's Markdown report as an attachment (${order})`, async ({ page }) => {
+    const result = await runInlineTest({ 'playwright.config.ts': config(order), 'cart.spec.ts': spec });
+    expect(result.exitCode, result.output).toBe(0);
+    const md = Object.values(result.markdown)[0]!;
+    expect(md).toContain('total is NaN');
+
+    const server = await serve(path.join(result.dir, 'html-report'));
+    try {
+      await page.goto(server.url);
+      await page.getByRole('link', { name: 'cart shows a total' }).click();
+      const attachment = page.locator('details').filter({ has: page.getByText('daebug-report.md', { exact: true }) });
+      await expect(attachment).toBeVisible();
+      await attachment.getByText('daebug-report.md', { exact: true }).click();
+      // Text attachments open inline: the whole Markdown report, as the reporter wrote it to reports/.
+      const body = attachment.locator('.attachment-body');
+      await expect(body).toContainText('## Unexpected errors');
+      expect((await body.innerText()).trim()).toBe(md.trim());
+    } finally {
+      await server.close();
+    }
+  });
+}
