@@ -27,7 +27,7 @@ export default defineConfig({
 
 /** Serves a folder on 127.0.0.1, the way `npx playwright show-report` would. */
 async function serve(root: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.md': 'text/markdown', '.zip': 'application/zip' };
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.md': 'text/markdown', '.zip': 'application/zip' };
   const server = http.createServer((req, res) => {
     const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const file = path.join(root, pathname === '/' ? 'index.html' : pathname);
@@ -71,6 +71,25 @@ for (const order of ['html-first', 'daebug-first'] as const) {
     await expectMarkdownAttachment(page, path.join(result.dir, 'html-report'), md);
   });
 }
+
+test("the trace viewer shows the worker's Markdown report among the test's attachments", async ({ page }) => {
+  const result = await runInlineTest({ 'playwright.config.ts': config('html-first'), 'cart.spec.ts': spec });
+  expect(result.exitCode, result.output).toBe(0);
+  const server = await serve(path.join(result.dir, 'html-report'));
+  try {
+    await page.goto(server.url);
+    await page.getByRole('link', { name: 'cart shows a total' }).click();
+    await page.getByRole('link', { name: 'View Trace' }).click();
+    await page.getByRole('tab', { name: 'Attachments' }).click();
+    await page.getByText('daebug-report.md', { exact: true }).click();
+    // The worker's version: the same report before the reporter grouped events by step.
+    await expect(page.getByText('# cart.spec.ts › cart shows a total', { exact: true })).toBeVisible();
+    await expect(page.getByText('## Unexpected errors', { exact: true })).toBeVisible();
+    await expect(page.getByText('total is NaN').first()).toBeVisible();
+  } finally {
+    await server.close();
+  }
+});
 
 for (const reporters of ['blob,daebug/reporter', 'daebug/reporter,blob']) {
   test(`a blob merged by merge-reports into an HTML report carries the Markdown attachment once (${reporters})`, async ({ page }) => {

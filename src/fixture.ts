@@ -5,7 +5,8 @@ import { Recorder } from './capture/recorder';
 import { Daebug } from './daebug';
 import { resolveOptions, type DaebugLimits, type IgnorePattern } from './options';
 import type { RedactOption } from './redact';
-import { ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE } from './model/attachment';
+import { ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE, MARKDOWN_ATTACHMENT_CONTENT_TYPE, MARKDOWN_ATTACHMENT_NAME } from './model/attachment';
+import { traceMarkdown } from './trace-report';
 import { strictFailure, warningAnnotation } from './format/strict-message';
 import { reportPathFor } from './report-path';
 import { enrichRecorder } from './stack/enrich';
@@ -56,8 +57,9 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
     async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact }, use, testInfo) => {
       const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact });
       const recorder = new Recorder(options);
+      const startedMs = Date.now();
       await use(recorder);
-      await finish(recorder, testInfo);
+      await finish(recorder, testInfo, startedMs);
     },
     { auto: true, box: true },
   ],
@@ -124,11 +126,13 @@ async function settleAndEnrich(capture: TestCapture, recorder: Recorder, request
   await enrichRecorder(recorder, request);
 }
 
-async function finish(recorder: Recorder, testInfo: TestInfo): Promise<void> {
+async function finish(recorder: Recorder, testInfo: TestInfo, startedMs: number): Promise<void> {
   const record = recorder.record();
   const reportFile = reportPathFor(testInfo);
   await testInfo.attach(ATTACHMENT_NAME, { body: Buffer.from(JSON.stringify(record)), contentType: ATTACHMENT_CONTENT_TYPE });
   const unexpected = record.events.filter((e) => e.unexpected);
+  const markdown = traceMarkdown(record, testInfo, recorder.options.strict && unexpected.length > 0, Date.now() - startedMs);
+  await testInfo.attach(MARKDOWN_ATTACHMENT_NAME, { body: Buffer.from(markdown), contentType: MARKDOWN_ATTACHMENT_CONTENT_TYPE });
   if (!unexpected.length) return;
   if (recorder.options.strict) {
     const failure = new Error(strictFailure(unexpected, reportFile));
