@@ -7,6 +7,7 @@ const config = (reporterOptions: Record<string, unknown>) => `import { defineCon
 import { chromiumLaunchOptions } from 'daebug/browser';
 export default defineConfig({
   workers: 1,
+  outputDir: './test-results',
   // The dot reporter leaves its line open: workflow commands must still start a line of their own.
   reporter: [['dot'], ['daebug/reporter', ${JSON.stringify({ outputDir: 'reports', ...reporterOptions })}]],
   use: { launchOptions: chromiumLaunchOptions() },

@@ -19,6 +19,8 @@ function config(order: 'html-first' | 'daebug-first'): string {
 import { chromiumLaunchOptions } from 'daebug/browser';
 export default defineConfig({
   workers: 1,
+  // Artifacts (traces) in this project's own folder: by default they go to the repository's test-results/.
+  outputDir: './test-results',
   reporter: [${order === 'html-first' ? `${html}, ${daebug}` : `${daebug}, ${html}`}],
   use: { launchOptions: chromiumLaunchOptions(), trace: 'on' },
 });
@@ -94,7 +96,7 @@ test("the trace viewer shows the worker's Markdown report among the test's attac
 for (const reporters of ['blob,daebug/reporter', 'daebug/reporter,blob']) {
   test(`a blob merged by merge-reports into an HTML report carries the Markdown attachment once (${reporters})`, async ({ page }) => {
     // With blob first the blob has no Markdown attachment and merge-reports adds it; with daebug first it replaces it.
-    const run = await runInlineTest({ 'cart.spec.ts': spec }, { args: [`--reporter=${reporters}`], env: { PLAYWRIGHT_BLOB_OUTPUT_DIR: 'blob-report' } });
+    const run = await runInlineTest({ 'cart.spec.ts': spec }, { args: [`--reporter=${reporters}`], env: { PLAYWRIGHT_BLOB_OUTPUT_DIR: 'blob-report' }, configExtra: "outputDir: './test-results'," });
     expect(run.exitCode, run.output).toBe(0);
     const merged = await runInlineTest({}, { dir: run.dir, command: ['merge-reports', '--reporter=html,daebug/reporter', 'blob-report'], env: { PLAYWRIGHT_HTML_OUTPUT_DIR: 'merged-html' } });
     expect(merged.exitCode, merged.output).toBe(0);

@@ -32,6 +32,7 @@ export class GitHubOutput {
   private readonly omittedTests = new Set<string>();
   private readonly rows: SummaryRow[] = [];
   private tests = 0;
+  private readonly files = new Map<string, boolean>();
 
   constructor(private readonly options: GitHubOutputOptions) {}
 
@@ -44,19 +45,19 @@ export class GitHubOutput {
     // Anonymous describe blocks have empty titles.
     const titlePath = test.titlePath.filter(Boolean);
     if (this.options.annotations) {
-      const commands = testAnnotations({
-        report: test.report,
-        titlePath,
-        test: location,
-        sourceInRepo: (source) => sourceInRepo(source, { root: this.options.root, cwd: process.cwd(), isFile }),
-      });
       const room = Math.max(0, this.options.maxAnnotations - this.annotated);
-      const shown = commands.slice(0, room);
+      // Only the errors that get a command are located: locating reads the file system.
+      const shown = testAnnotations({
+        report: { ...test.report, events: unexpected.slice(0, room) },
+        titlePath: test.report.test.project ? [`[${test.report.test.project}]`, ...titlePath] : titlePath,
+        test: location,
+        sourceInRepo: (source) => sourceInRepo(source, { root: this.options.root, cwd: process.cwd(), isFile: this.isFile }),
+      });
       // A command counts only at the start of a line, and the dot reporter leaves its line open.
       if (shown.length) this.options.write(`\n${shown.join('\n')}\n`);
-      this.annotated += Math.min(room, commands.length);
-      if (commands.length > room) {
-        this.omitted += commands.length - room;
+      this.annotated += shown.length;
+      if (unexpected.length > shown.length) {
+        this.omitted += unexpected.length - shown.length;
         this.omittedTests.add(`${location.file}:${location.line}:${titlePath.join(' › ')}`);
       }
     }
@@ -80,16 +81,22 @@ export class GitHubOutput {
     }
   }
 
+  private readonly isFile = (file: string): boolean => {
+    let known = this.files.get(file);
+    if (known === undefined) {
+      try {
+        known = fs.statSync(file).isFile();
+      } catch {
+        known = false;
+      }
+      this.files.set(file, known);
+    }
+    return known;
+  };
+
   private relative(file: string): string {
     const relative = path.relative(this.options.root, file);
     return (relative.startsWith('..') || path.isAbsolute(relative) ? file : relative).split(path.sep).join('/');
   }
 }
 
-function isFile(file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
