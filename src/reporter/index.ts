@@ -117,13 +117,14 @@ class DaebugReporter implements Reporter {
     else this.earlier.delete(test.id);
     if (!willRetry) this.github?.testEnded({ report, titlePath: meta.titlePath, file: test.location.file, line: test.location.line });
 
+    const markdown = formatMarkdown(report, { maxBytes: record?.maxReportBytes ?? this.options.maxReportBytes, jsonFile: `${slug}.json` });
+    // Before the writes: the HTML report keeps the report when the output folder cannot be written.
+    attachMarkdown(result, markdown);
     fs.mkdirSync(this.options.outputDir, { recursive: true });
     const mdFile = path.join(this.options.outputDir, `${slug}.md`);
     const jsonFile = path.join(this.options.outputDir, `${slug}.json`);
     writeAtomic(jsonFile, JSON.stringify(report, null, 2) + '\n');
-    const markdown = formatMarkdown(report, { maxBytes: record?.maxReportBytes ?? this.options.maxReportBytes, jsonFile: `${slug}.json` });
     writeAtomic(mdFile, markdown);
-    attachMarkdown(result, markdown);
     const entry: IndexEntry & { repeatEachIndex?: number } = {
       title: test.title,
       titlePath: meta.titlePath,
