@@ -10,6 +10,7 @@ import { traceMarkdown } from './trace-report';
 import { strictFailure, warningAnnotation } from './format/strict-message';
 import { reportPathFor } from './report-path';
 import { enrichRecorder } from './stack/enrich';
+import { debugLog } from './errors';
 
 /** Options that `test.use()` and the config's `use` block accept. */
 export interface DaebugOptions {
@@ -131,8 +132,7 @@ async function finish(recorder: Recorder, testInfo: TestInfo, startedMs: number)
   const reportFile = reportPathFor(testInfo);
   await testInfo.attach(ATTACHMENT_NAME, { body: Buffer.from(JSON.stringify(record)), contentType: ATTACHMENT_CONTENT_TYPE });
   const unexpected = record.events.filter((e) => e.unexpected);
-  const markdown = traceMarkdown(record, testInfo, recorder.options.strict && unexpected.length > 0, Date.now() - startedMs);
-  await testInfo.attach(MARKDOWN_ATTACHMENT_NAME, { body: Buffer.from(markdown), contentType: MARKDOWN_ATTACHMENT_CONTENT_TYPE });
+  await attachTraceMarkdown(record, testInfo, recorder.options.strict && unexpected.length > 0, Date.now() - startedMs);
   if (!unexpected.length) return;
   if (recorder.options.strict) {
     const failure = new Error(strictFailure(unexpected, reportFile));
@@ -141,6 +141,18 @@ async function finish(recorder: Recorder, testInfo: TestInfo, startedMs: number)
     throw failure;
   }
   testInfo.annotations.push(warningAnnotation(unexpected, reportFile));
+}
+
+/** The trace's copy of the report is a convenience: failing to make it must not fail the test. */
+async function attachTraceMarkdown(...args: Parameters<typeof traceMarkdown>): Promise<void> {
+  let markdown: string;
+  try {
+    markdown = traceMarkdown(...args);
+  } catch (error) {
+    debugLog(error);
+    return;
+  }
+  await args[1].attach(MARKDOWN_ATTACHMENT_NAME, { body: Buffer.from(markdown), contentType: MARKDOWN_ATTACHMENT_CONTENT_TYPE });
 }
 
 type DaebugTest = TestType<Args & DaebugOptions & DaebugFixtures, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;
