@@ -19,3 +19,5 @@ export function linkPackage(): void {
     }
   }
 }
+
+if (require.main === module) linkPackage();

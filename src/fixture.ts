@@ -5,12 +5,14 @@ import { Recorder } from './capture/recorder';
 import { Daebug } from './daebug';
 import { resolveOptions, type DaebugLimits, type IgnorePattern, type NetworkMode } from './options';
 import type { RedactOption } from './redact';
-import { ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE } from './model/attachment';
+import { ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE, MARKDOWN_ATTACHMENT_CONTENT_TYPE, MARKDOWN_ATTACHMENT_NAME } from './model/attachment';
+import { traceMarkdown } from './trace-report';
 import { strictFailure, warningAnnotation } from './format/strict-message';
 import { reportPathFor } from './report-path';
 import { enrichRecorder } from './stack/enrich';
 import { openContexts } from './capture/open-contexts';
 import { startLiveReport } from './live/live-report';
+import { debugLog } from './errors';
 
 /** Options that `test.use()` and the config's `use` block accept. */
 export interface DaebugOptions {
@@ -87,13 +89,14 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
       const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact, network: daebugNetwork, asyncStacks: daebugAsyncStacks, live: daebugLive });
       const recorder = new Recorder(options);
       const live = options.live ? startLiveReport(recorder, testInfo) : undefined;
+      const startedMs = Date.now();
       try {
         await use(recorder);
       } finally {
         // Before the record is attached: the reporter's final report must be the last write of this file.
         live?.stop();
       }
-      await finish(recorder, testInfo);
+      await finish(recorder, testInfo, startedMs);
     },
     { auto: true, box: true },
   ],
@@ -162,12 +165,13 @@ async function settleAndEnrich(capture: TestCapture, recorder: Recorder, request
   await enrichRecorder(recorder, request);
 }
 
-async function finish(recorder: Recorder, testInfo: TestInfo): Promise<void> {
+async function finish(recorder: Recorder, testInfo: TestInfo, startedMs: number): Promise<void> {
   const record = recorder.record();
   const reportFile = reportPathFor(testInfo);
   await testInfo.attach(ATTACHMENT_NAME, { body: Buffer.from(JSON.stringify(record)), contentType: ATTACHMENT_CONTENT_TYPE });
   const unexpected = record.events.filter((e) => e.unexpected);
   const strictFailing = recorder.options.strict && unexpected.length > 0;
+  await attachTraceMarkdown(record, testInfo, strictFailing, Date.now() - startedMs);
   const annotation = strictFailing ? undefined : warningAnnotation(unexpected, reportFile, record.staleAllowList);
   if (annotation) testInfo.annotations.push(annotation);
   if (strictFailing) {
@@ -176,6 +180,18 @@ async function finish(recorder: Recorder, testInfo: TestInfo): Promise<void> {
     failure.stack = `Error: ${failure.message}`;
     throw failure;
   }
+}
+
+/** The trace's copy of the report is a convenience: failing to make it must not fail the test. */
+async function attachTraceMarkdown(...args: Parameters<typeof traceMarkdown>): Promise<void> {
+  let markdown: string;
+  try {
+    markdown = traceMarkdown(...args);
+  } catch (error) {
+    debugLog(error);
+    return;
+  }
+  await args[1].attach(MARKDOWN_ATTACHMENT_NAME, { body: Buffer.from(markdown), contentType: MARKDOWN_ATTACHMENT_CONTENT_TYPE });
 }
 
 type DaebugTest = TestType<Args & DaebugOptions & DaebugFixtures, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;

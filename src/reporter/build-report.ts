@@ -54,7 +54,10 @@ function innermostStep(steps: readonly StepSpan[], timeMs: number): StepSpan | u
 }
 
 /** Joins the fixture's capture record with what the runner knows of the test, and assigns events to steps. */
-export function buildAttempt(record: RecordData | undefined, meta: TestMeta, steps: readonly StepSpan[]): Attempt {
+/** The parts of a record a report is built from: the fixture's CaptureRecord or the reporter's parsed RecordData. */
+export type RecordParts = Pick<RecordData, 'capture' | 'strict' | 'realms' | 'jobs' | 'events' | 'dropped' | 'diagnostics'> & Partial<Pick<RecordData, 'staleAllowList'>>;
+
+export function buildAttempt(record: RecordParts | undefined, meta: TestMeta, steps: readonly StepSpan[]): Attempt {
   const events = (record?.events ?? []).map((event) => ({ ...event }));
   const stepEvents = new Map<string, DaebugEvent[]>();
   for (const event of events) {

@@ -6,7 +6,7 @@ import { markRunEnded, removeEndedMarkers } from '../live/run-ended';
 import { DaebugError, debugLog } from '../errors';
 import { formatMarkdown } from '../format/markdown';
 import { formatIndexMarkdown, RUNNING_STATUS, type IndexEntry, type RunIndex } from '../format/index-markdown';
-import { ATTACHMENT_NAME } from '../model/attachment';
+import { ATTACHMENT_NAME, MARKDOWN_ATTACHMENT_CONTENT_TYPE, MARKDOWN_ATTACHMENT_NAME } from '../model/attachment';
 import { parseRecord, type RecordData } from '../model/record';
 import type { Attempt, Diagnostic, Report } from '../model/schema';
 import { OUTPUT_DIR_ENV } from '../report-path';
@@ -14,6 +14,7 @@ import { reportSlug } from '../slug';
 import { buildAttempt, playwrightWillRetry, type StepSpan, type TestMeta } from './build-report';
 import { resolveReporterOptions, type DaebugReporterOptions, type ResolvedReporterOptions } from './options';
 import { cleanStaleTemps, writeAtomic } from './write';
+import { GitHubOutput } from './github';
 
 const INDEX_EVERY_MS = 2000;
 
@@ -28,6 +29,7 @@ class DaebugReporter implements Reporter {
   private indexTimer: NodeJS.Timeout | undefined;
   private readonly failedPaths = new Set<string>();
   private startedAt = new Date();
+  private github: GitHubOutput | undefined;
 
   constructor(options: DaebugReporterOptions = {}) {
     this.rawOptions = options;
@@ -48,6 +50,7 @@ class DaebugReporter implements Reporter {
     process.env[OUTPUT_DIR_ENV] = this.options.outputDir;
     // The workers this runner forks keep their tests' reports up to date while they run (src/live/live-report.ts).
     process.env[LIVE_ENV] = liveEnvValue({ dir: this.options.outputDir, maxReportBytes: this.options.maxReportBytes }, process.pid);
+    this.github = githubOutput(this.options, config);
     // Playwright stops gracefully on SIGINT (onEnd says 'interrupted'), but SIGTERM ends the runner at once.
     process.once('SIGTERM', this.onSigterm);
     try {
@@ -150,12 +153,16 @@ class DaebugReporter implements Reporter {
     const willRetry = playwrightWillRetry(test, result);
     if (willRetry) this.earlier.set(test.id, [...earlier, attempt]);
     else this.earlier.delete(test.id);
+    if (!willRetry) this.github?.testEnded({ report, titlePath: meta.titlePath, file: test.location.file, line: test.location.line });
 
+    const markdown = formatMarkdown(report, { maxBytes: record?.maxReportBytes ?? this.options.maxReportBytes, jsonFile: `${slug}.json` });
+    // Before the writes: the HTML report keeps the report when the output folder cannot be written.
+    attachMarkdown(result, markdown);
     fs.mkdirSync(this.options.outputDir, { recursive: true });
     const mdFile = path.join(this.options.outputDir, `${slug}.md`);
     const jsonFile = path.join(this.options.outputDir, `${slug}.json`);
     writeAtomic(jsonFile, JSON.stringify(report, null, 2) + '\n');
-    writeAtomic(mdFile, formatMarkdown(report, { maxBytes: record?.maxReportBytes ?? this.options.maxReportBytes, jsonFile: `${slug}.json` }));
+    writeAtomic(mdFile, markdown);
     const entry: IndexEntry & { repeatEachIndex?: number } = {
       title: test.title,
       titlePath: meta.titlePath,
@@ -197,6 +204,11 @@ class DaebugReporter implements Reporter {
     this.indexTimer = undefined;
     this.endUnfinished();
     this.writeIndex(result.status);
+    try {
+      this.github?.end();
+    } catch (error) {
+      this.fail(error);
+    }
   }
 
   /**
@@ -256,6 +268,35 @@ class DaebugReporter implements Reporter {
     const text = error instanceof DaebugError ? `${error.code}: ${error.message}` : `daebug reporter: ${error instanceof Error ? error.stack : String(error)}`;
     process.stderr.write(`${text}\n`);
   }
+}
+
+/** Output for GitHub Actions, when the run is inside it and the options leave some on. */
+function githubOutput(options: ResolvedReporterOptions, config: FullConfig): GitHubOutput | undefined {
+  if (process.env['GITHUB_ACTIONS'] !== 'true' || (!options.githubAnnotations && !options.githubSummary)) return undefined;
+  return new GitHubOutput({
+    annotations: options.githubAnnotations,
+    summary: options.githubSummary,
+    maxAnnotations: options.maxAnnotations,
+    root: process.env['GITHUB_WORKSPACE'] || config.rootDir,
+    outputDir: options.outputDir,
+    summaryFile: process.env['GITHUB_STEP_SUMMARY'] || undefined,
+    // The reporter prints nothing else (printsToStdio is false), but workflow commands must reach the job log.
+    write: (text) => process.stdout.write(text),
+  });
+}
+
+/**
+ * Adds the Markdown report to the test's result, replacing one added earlier (a blob merged by merge-reports).
+ * Playwright's reporters share the result objects and the HTML reporter reads attachments in its onEnd, so
+ * this works in either reporter order; a blob reporter serialises at onTestEnd, so in a sharded run the
+ * attachment is in the blob when daebug comes first, and is added again when merge-reports runs daebug.
+ * A text body, not the file's path: the HTML report shows text bodies inline, and each attempt keeps its own
+ * report while the file on disk is rewritten by the next retry.
+ */
+function attachMarkdown(result: TestResult, markdown: string): void {
+  const attachments = result.attachments;
+  for (let i = attachments.length - 1; i >= 0; i--) if (attachments[i]!.name === MARKDOWN_ATTACHMENT_NAME) attachments.splice(i, 1);
+  attachments.push({ name: MARKDOWN_ATTACHMENT_NAME, contentType: MARKDOWN_ATTACHMENT_CONTENT_TYPE, body: Buffer.from(markdown) });
 }
 
 function projectOf(test: TestCase): string {

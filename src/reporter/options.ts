@@ -9,18 +9,37 @@ export interface DaebugReporterOptions {
   outputDir?: string;
   /** Byte budget of one Markdown report. @default 262144 */
   maxReportBytes?: number;
+  /**
+   * In GitHub Actions (`GITHUB_ACTIONS=true`): one workflow command per unexpected error (`::error` for strict tests,
+   * `::warning` otherwise) at the error's source line when that file is in the repository, else at the test.
+   * @default true
+   */
+  githubAnnotations?: boolean;
+  /** In GitHub Actions: append a table of the tests with unexpected errors to `$GITHUB_STEP_SUMMARY`. @default true */
+  githubSummary?: boolean;
+  /**
+   * Annotations printed per run; the rest is counted in one `::notice`. GitHub shows at most 10 error and 10 warning
+   * annotations per step. @default 10
+   */
+  maxAnnotations?: number;
 }
 
-const KNOWN = ['outputDir', 'maxReportBytes'];
+const KNOWN = ['outputDir', 'maxReportBytes', 'githubAnnotations', 'githubSummary', 'maxAnnotations'];
 
 const schema = z.object({
   outputDir: z.string().min(1).optional(),
   maxReportBytes: z.number().int().min(4096).optional(),
+  githubAnnotations: z.boolean().optional(),
+  githubSummary: z.boolean().optional(),
+  maxAnnotations: z.number().int().min(0).optional(),
 });
 
 export interface ResolvedReporterOptions {
   outputDir: string;
   maxReportBytes: number;
+  githubAnnotations: boolean;
+  githubSummary: boolean;
+  maxAnnotations: number;
 }
 
 export function resolveReporterOptions(raw: unknown, configDir: string): ResolvedReporterOptions {
@@ -40,6 +59,15 @@ export function resolveReporterOptions(raw: unknown, configDir: string): Resolve
   }
   const outputDir = parseOption('outputDir', schema.shape.outputDir, own['outputDir'], 'a non-empty folder path, e.g. "reports"');
   const maxReportBytes = parseOption('maxReportBytes', schema.shape.maxReportBytes, own['maxReportBytes'], 'an integer of at least 4096 (bytes)');
+  const githubAnnotations = parseOption('githubAnnotations', schema.shape.githubAnnotations, own['githubAnnotations'], 'true or false');
+  const githubSummary = parseOption('githubSummary', schema.shape.githubSummary, own['githubSummary'], 'true or false');
+  const maxAnnotations = parseOption('maxAnnotations', schema.shape.maxAnnotations, own['maxAnnotations'], 'an integer of at least 0');
   const baseDir = typeof input['configDir'] === 'string' ? input['configDir'] : configDir;
-  return { outputDir: path.resolve(baseDir, outputDir ?? 'reports'), maxReportBytes: maxReportBytes ?? 256 * 1024 };
+  return {
+    outputDir: path.resolve(baseDir, outputDir ?? 'reports'),
+    maxReportBytes: maxReportBytes ?? 256 * 1024,
+    githubAnnotations: githubAnnotations ?? true,
+    githubSummary: githubSummary ?? true,
+    maxAnnotations: maxAnnotations ?? 10,
+  };
 }

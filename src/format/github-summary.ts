@@ -1,0 +1,51 @@
+/** One test with unexpected errors, as a row of the job summary. */
+export interface SummaryRow {
+  /** `file:line` relative to the repository root. */
+  location: string;
+  title: string;
+  status: string;
+  strict: boolean;
+  unexpected: number;
+  firstError: string;
+  /** The Markdown report's path relative to the repository root. */
+  report: string;
+}
+
+export interface StepSummaryInput {
+  rows: readonly SummaryRow[];
+  /** Tests the reporter saw (final attempts). */
+  tests: number;
+  /** The run index, relative to the repository root. */
+  index: string;
+  /** Rows listed before the rest is counted in one line. @default 100 */
+  maxRows?: number;
+}
+
+// The summary is Markdown rendered as HTML: page text must neither end a cell nor open a tag.
+function cell(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/`/g, "'");
+}
+
+/** The Markdown daebug appends to `$GITHUB_STEP_SUMMARY`: a table of tests with unexpected browser errors. */
+export function formatStepSummary(input: StepSummaryInput): string {
+  const maxRows = input.maxRows ?? 100;
+  const total = input.rows.reduce((sum, row) => sum + row.unexpected, 0);
+  const lines = ['### daebug: unexpected browser errors', ''];
+  if (!input.rows.length) {
+    lines.push(`No unexpected browser errors in ${input.tests} ${input.tests === 1 ? 'test' : 'tests'}. Index: \`${cell(input.index)}\``, '');
+    return lines.join('\n');
+  }
+  lines.push(
+    `${input.rows.length} of ${input.tests} ${input.tests === 1 ? 'test' : 'tests'} had ${total} unexpected browser ${total === 1 ? 'error' : 'errors'}. Index: \`${cell(input.index)}\``,
+    '',
+    '| Test | Status | Unexpected | First error | Report |',
+    '| --- | --- | ---: | --- | --- |',
+  );
+  for (const row of input.rows.slice(0, maxRows)) {
+    const status = row.strict ? `${row.status} (strict)` : row.status;
+    lines.push(`| ${cell(row.title)}<br>\`${cell(row.location)}\` | ${cell(status)} | ${row.unexpected} | ${cell(row.firstError)} | \`${cell(row.report)}\` |`);
+  }
+  if (input.rows.length > maxRows) lines.push('', `… and ${input.rows.length - maxRows} more tests with unexpected errors: see the index.`);
+  lines.push('');
+  return lines.join('\n');
+}
