@@ -1,5 +1,5 @@
 import { eventKind } from '../model/event-kind';
-import type { DaebugEvent, Frame, Location } from '../model/schema';
+import type { DaebugEvent, ErrorPart, Frame, Location } from '../model/schema';
 import { fence } from './fence';
 import { stackLines } from './frames';
 import { networkBody } from './network-block';
@@ -49,7 +49,24 @@ export function eventBody(event: DaebugEvent): string {
     const frames = event.frames?.length ? stackLines(event.frames, isError || event.loggedAt ? undefined : CONSOLE_FRAMES) : errorBody('', event.stack, undefined).split('\n').slice(1);
     body = [event.message, ...frames].join('\n');
   }
-  return event.loggedAt ? `${body}\nlogged at ${where(event.loggedAt)}` : body;
+  if (event.loggedAt) body += `\nlogged at ${where(event.loggedAt)}`;
+  return body + errorParts(event);
+}
+
+/** Parts shown of each cause or AggregateError member: its headline and a few frames. */
+const PART_FRAMES = 4;
+
+/** An Error's `cause` chain and an AggregateError's members, each with its own (mapped, folded) stack. */
+function errorParts(event: DaebugEvent): string {
+  const lines: string[] = [];
+  const part = (label: string, p: ErrorPart) => {
+    lines.push(`${label}${p.name ? `${p.name}: ` : ''}${p.message.split('\n', 1)[0]}`);
+    if (p.frames?.length) lines.push(...stackLines(p.frames, PART_FRAMES));
+    else if (p.stack) lines.push(...splitStack(p.stack).rest.slice(0, PART_FRAMES));
+  };
+  for (const cause of event.cause ?? []) part('Caused by: ', cause);
+  (event.aggregate ?? []).forEach((member, i) => part(`[${i}] `, member));
+  return lines.length ? `\n${lines.join('\n')}` : '';
 }
 
 export function eventFence(event: DaebugEvent): string {

@@ -60,7 +60,11 @@ function firstThingToTry(event: DaebugEvent, where: string | undefined): string 
 export function rootCauseSection(report: Attempt, h: string): string[] {
   const event = report.events.find((e) => e.unexpected);
   if (!event) return [];
-  const frame = firstUserFrame(event.frames);
+  // An Error rethrown with a `cause`, or a Promise.any's AggregateError, may have no frame of its own in the app:
+  // the line to fix is then where its cause or first member was thrown.
+  const own = firstUserFrame(event.frames);
+  const part = own ? undefined : [...(event.cause ?? []), ...(event.aggregate ?? [])].find((p) => firstUserFrame(p.frames));
+  const frame = own ?? firstUserFrame(part?.frames);
   // Stacks that were never mapped (no frames as data) still have the browser's own location.
   const location = !event.frames?.length && event.location ? `${event.location.url}:${event.location.line}:${event.location.column}` : undefined;
   const where = frame ? frameWhere(frame) : location;
@@ -68,7 +72,8 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   if (where) {
     const logged = event.loggedAt?.original ?? (event.loggedAt ? { source: event.loggedAt.url, line: event.loggedAt.line } : undefined);
     const loggedAt = logged ? `; logged at ${code(`${logged.source}:${logged.line}`)}` : '';
-    lines.push(`- Where: ${code(where)}${loggedAt}`);
+    const via = part ? ` (where its ${event.cause?.includes(part) ? 'cause' : 'member'} ${code(`${part.name ? `${part.name}: ` : ''}${part.message.split('\n', 1)[0]!.slice(0, 120)}`)} was thrown)` : '';
+    lines.push(`- Where: ${code(where)}${via}${loggedAt}`);
   } else {
     const top = event.frames?.[0];
     lines.push(`- Where: no frame of its stack is in your code${top ? `; it surfaced in ${code(frameWhere(top))}` : ''}`);

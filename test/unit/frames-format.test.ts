@@ -89,3 +89,31 @@ describe('events with frames, code frames and hints', () => {
     assert.match(message, /Please check:/);
   });
 });
+
+describe('cause chains and AggregateError members', () => {
+  it('follow the stack, each with its own mapped frames', () => {
+    const event: DaebugEvent = {
+      type: 'error',
+      source: 'unhandledrejection',
+      realm: 'page',
+      ts: '10:00:00',
+      time: '2026-01-01T10:00:00.000Z',
+      message: 'Error: checkout failed',
+      stack: 'Error: checkout failed\n    at n (http://h/app.js:1:38)',
+      expected: false,
+      frames: [mapped[1]!],
+      cause: [{ name: 'TypeError', message: "Cannot read properties of undefined (reading 'price')", frames: [mapped[0]!] }, { message: '{"code":7}' }],
+      aggregate: [{ name: 'Error', message: 'out of stock', stack: 'Error: out of stock\n    at s (http://h/app.js:1:9)' }],
+    };
+    const lines = eventFence(event).split('\n');
+    assert.deepEqual(lines.slice(1, -1), [
+      'Error: checkout failed',
+      '  > src/cart.ts:11:14 in cartTotal',
+      "Caused by: TypeError: Cannot read properties of undefined (reading 'price')",
+      '  > src/pricing.ts:13:30 in priceOf',
+      'Caused by: {"code":7}',
+      '[0] Error: out of stock',
+      '    at s (http://h/app.js:1:9)',
+    ]);
+  });
+});

@@ -61,3 +61,11 @@ describe('the Root cause block', () => {
     assert.ok(!formatMarkdown(report([event(100, { expected: true })]), { maxBytes: 65536 }).includes('## Root cause'));
   });
 });
+
+describe('the Root cause of an error whose own frames are not in the app', () => {
+  it("points at its cause's (or first member's) user frame", () => {
+    const aggregate = event(100, { type: 'error', source: 'unhandledrejection', message: 'AggregateError: All promises were rejected', unexpected: true, frames: [], aggregate: [{ name: 'Error', message: 'out of stock', frames: [user] }] });
+    const text = rootCauseSection(report([aggregate]), '#').join('\n');
+    assert.match(text, /^- Where: `src\/Cart\.tsx:14:11 in Cart` \(where its member `Error: out of stock` was thrown\)$/m);
+  });
+});
