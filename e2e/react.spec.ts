@@ -184,6 +184,9 @@ test('a failed fetch in an effect: the 404 names the URL, the JSON rejection has
   const network = one(json, 'network');
   expect(network.network).toMatchObject({ method: 'GET', status: 404, resourceType: 'fetch' });
   expect(network.network.url).toMatch(/\/api\/missing$/);
+  // The script that made the request, mapped to the app's source.
+  expect(network.network.initiator.original.source).toMatch(/^src\/Profile\.tsx$/);
+  expect(md).toMatch(/initiator: script src\/Profile\.tsx:\d+:\d+/);
   expect(json.events.filter((e: any) => e.source === 'browser.network')).toEqual([]);
   expect(md).toMatch(/```Error network\nGET http:\/\/127\.0\.0\.1:\d+\/api\/missing 404/);
   const rejection = one(json, 'unhandledrejection');

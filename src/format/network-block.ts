@@ -2,6 +2,7 @@ import type { DaebugEvent, NetworkFailure } from '../model/schema';
 
 /** `script http://…/app.js:12:5`, `parser http://…/index.html:4`, or just the initiator's type. */
 export function initiatorText(initiator: NonNullable<NetworkFailure['initiator']>): string {
+  if (initiator.original) return `${initiator.type} ${initiator.original.source}:${initiator.original.line}:${initiator.original.column}`;
   if (!initiator.url) return initiator.type;
   const line = initiator.line === undefined ? '' : `:${initiator.line}${initiator.column === undefined ? '' : `:${initiator.column}`}`;
   return `${initiator.type} ${initiator.url}${line}`;

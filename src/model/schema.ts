@@ -51,7 +51,16 @@ export const networkSchema = z.object({
   /** `document`, `script`, `stylesheet`, `fetch` or `xhr`, as Playwright names them. */
   resourceType: z.string(),
   /** What started the request: the parser of a document, or a script (with its call site), as CDP says. */
-  initiator: z.object({ type: z.string(), url: z.string().optional(), line: z.number().int().optional(), column: z.number().int().optional() }).optional(),
+  initiator: z
+    .object({
+      type: z.string(),
+      url: z.string().optional(),
+      line: z.number().int().optional(),
+      column: z.number().int().optional(),
+      /** The initiating script's position in the original source, when its source map had it. */
+      original: z.object({ source: z.string(), line: z.number().int(), column: z.number().int() }).optional(),
+    })
+    .optional(),
 });
 
 export const eventSchema = z.object({

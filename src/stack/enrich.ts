@@ -117,6 +117,11 @@ async function explainTarget(target: Target, run: Run): Promise<void> {
     const original = locate({ url: loggedAt.url, line: loggedAt.line, column: loggedAt.column }, false, run).frame.original;
     if (original) loggedAt.original = { source: original.source, line: original.line, column: original.column };
   }
+  const initiator = target.network?.initiator;
+  if (initiator?.url) {
+    const mapped = located.find((l) => l.frame.url === initiator.url && l.frame.line === initiator.line)?.frame.original;
+    if (mapped) initiator.original = { source: mapped.source, line: mapped.line, column: mapped.column };
+  }
   if (!target.explain) return;
   const firstFrame = firstUserFrame(located.map((l) => l.frame));
   const first = located.find((l) => l.frame === firstFrame);
@@ -137,9 +142,13 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
     // Every stack is mapped: errors, console.error/warn/trace/assert and any console call that logged an Error.
     const hasStack = event.type === 'error' || event.stack !== undefined || event.source === 'console.error';
     const explain = (isUnexpectedIn(event, recorder.options.network) || event.source === 'browser.security') && !matchesIgnore(event, ignore);
-    if (!hasStack && !explain) continue;
+    const initiator = event.network?.initiator;
+    // The script that made a failed request is mapped too, so its line reads in the app's source.
+    const initiatorFrame: ParsedFrame[] = initiator?.url && initiator.line !== undefined ? [{ url: initiator.url, line: initiator.line, column: initiator.column ?? 0 }] : [];
+    if (!hasStack && !explain && !initiatorFrame.length) continue;
     let frames: ParsedFrame[] = event.callFrames ? event.callFrames.slice(0, maxFrames) : event.stack ? parseStack(event.stack, event.message, maxFrames) : [];
     if (!frames.length && event.location?.url) frames = [{ url: event.location.url, line: event.location.line, column: event.location.column }];
+    if (!frames.length) frames = initiatorFrame;
     const target: Target = { holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain, network: event.network };
     if (explain && failedRequests.length) target.failedRequests = failedBefore(event, failedRequests);
     targets.push(target);
