@@ -71,7 +71,7 @@ test('ticks', async ({ page, daebug }) => {
   const seen = ticks(middle);
   expect(seen).toBeLessThan(10);
   expect(middle).toContain('- Status: **running** (live report written at');
-  expect(middle).toMatch(/> \*\*page\*\* to agent at \d\d:\d\d:\d\d \(executing\)\n```Text console\.log\ntick 1\n```\n/);
+  expect(middle).toMatch(/> \*\*page\*\* to agent at \d\d:\d\d:\d\d \(executing\)\n```JSON console\.log\ntick 1\n```\n/);
   expect(middle).toMatch(/\n```\nexecuting \(\d+s\)\n/);
   expect(middle).not.toContain('"done"');
   expect(structureProblems(middle)).toEqual([]);

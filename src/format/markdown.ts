@@ -49,14 +49,12 @@ function eventFences(events: readonly DaebugEvent[], written: Written): string[]
 function runEntry(run: Repeated, written: Written): string[] {
   const note = repeatNote(run);
   const number = written.unexpected.get(eventIdentity(run.event));
-  if (number !== undefined) return [`↑ unexpected error ${number}${note ? ` ${note}` : ''}, written in full above: ${code(firstLine(run.event.message, 160))}`];
+  // Only daebug's words outside fences: the page's message is in the numbered entry above.
+  if (number !== undefined) return [`↑ unexpected error ${number} (${code(run.event.source)})${note ? ` ${note}` : ''}, written in full above`];
   return note ? [note, eventFence(run.event)] : [eventFence(run.event)];
 }
 
-function firstLine(text: string, max: number): string {
-  const line = text.split('\n', 1)[0] ?? '';
-  return line.length > max ? `${line.slice(0, max)}…` : line;
-}
+
 
 function jsonText(value: unknown): string {
   try {

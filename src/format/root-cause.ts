@@ -1,5 +1,6 @@
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
-import { code } from './fence';
+import { eventInfo } from './event-block';
+import { code, fence } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
 
 /** A framework's own words about where an error happened, read from what it logged. */
@@ -11,19 +12,19 @@ export interface FrameworkContext {
   evidence: string;
 }
 
-const REACT = /The above error occurred in the <([^>\s]+)> component/;
-const VUE = /^\s*at <([A-Za-z][\w.-]*)/m;
+const REACT = /The above error occurred in the <([A-Za-z_$][\w$.]*)> component/;
+const VUE = /^\s*at <([A-Za-z][\w.]*)/m;
 const ANGULAR = /^ERROR\b/;
 
 /** React's "The above error occurred in the <X> component", Vue's `at <X>` trace, Angular's `ERROR` prefix. */
 export function frameworkContext(event: DaebugEvent, neighbours: readonly DaebugEvent[]): FrameworkContext | undefined {
   for (const candidate of [event, ...neighbours]) {
     const react = REACT.exec(candidate.message);
-    if (react) return { framework: 'React', component: react[1], evidence: react[0] };
+    if (react) return { framework: 'React', component: react[1], evidence: 'named by React\'s "The above error occurred in the <…> component"' };
   }
   for (const candidate of [event, ...neighbours]) {
     const vue = VUE.exec(candidate.message);
-    if (vue && (candidate === event || candidate.message.includes('[Vue warn]'))) return { framework: 'Vue', component: vue[1], evidence: vue[0].trim() };
+    if (vue && (candidate === event || candidate.message.includes('[Vue warn]'))) return { framework: 'Vue', component: vue[1], evidence: "named by Vue's component trace (`at <…>`)" };
   }
   if (event.source === 'console.error' && ANGULAR.test(event.message)) return { framework: 'Angular', evidence: "logged by Angular's ErrorHandler (`ERROR`)" };
   return undefined;
@@ -68,20 +69,21 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   // Stacks that were never mapped (no frames as data) still have the browser's own location.
   const location = !event.frames?.length && event.location ? `${event.location.url}:${event.location.line}:${event.location.column}` : undefined;
   const where = frame ? frameWhere(frame) : location;
-  const lines = ['', `${h}# Root cause`, '', `${code(event.message.split('\n', 1)[0]!.slice(0, 300))} (${code(event.source)} in ${code(event.realm)} at ${event.ts})`, ''];
+  const lines = ['', `${h}# Root cause`, '', `The ${code(event.source)} in ${code(event.realm)} at ${event.ts}, unexpected error 1 below:`, ''];
   if (where) {
     const logged = event.loggedAt?.original ?? (event.loggedAt ? { source: event.loggedAt.url, line: event.loggedAt.line } : undefined);
     const loggedAt = logged ? `; logged at ${code(`${logged.source}:${logged.line}`)}` : '';
-    const via = part ? ` (where its ${event.cause?.includes(part) ? 'cause' : 'member'} ${code(`${part.name ? `${part.name}: ` : ''}${part.message.split('\n', 1)[0]!.slice(0, 120)}`)} was thrown)` : '';
+    const via = part ? ` (where its ${event.cause?.includes(part) ? 'cause' : 'member'}${part.name ? ` ${code(part.name.slice(0, 60))}` : ''} was thrown)` : '';
     lines.push(`- Where: ${code(where)}${via}${loggedAt}`);
   } else {
     const top = event.frames?.[0];
     lines.push(`- Where: no frame of its stack is in your code${top ? `; it surfaced in ${code(frameWhere(top))}` : ''}`);
   }
   const context = frameworkContext(event, neighboursOf(event, report.events));
-  if (context) lines.push(`- ${context.framework}${context.component ? ` component ${code(`<${context.component}>`)}` : ''}: ${context.component ? `from ${code(context.evidence)}` : context.evidence}`);
+  if (context) lines.push(`- ${context.framework}${context.component ? ` component ${code(`<${context.component}>`)}` : ''}: ${context.evidence}`);
   lines.push(`- When: ${during(event, report)}`);
-  lines.push(`- Try first: ${firstThingToTry(event, frame?.original ? `${frame.original.source}:${frame.original.line}` : where)}`);
-  lines.push(`- Details: unexpected error 1 below.`);
+  // What the page said stays inside a fence, like all page text: it must not read as the report's own words.
+  const message = event.message.split('\n', 1)[0]!.slice(0, 300);
+  lines.push('', fence(eventInfo(event), `${message}\n\nTry first: ${firstThingToTry(event, frame?.original ? `${frame.original.source}:${frame.original.line}` : where)}`));
   return lines;
 }

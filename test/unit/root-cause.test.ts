@@ -34,17 +34,18 @@ describe('the Root cause block', () => {
     const lines = rootCauseSection(report([logged]), '#');
     const text = lines.join('\n');
     assert.equal(lines[1], '## Root cause');
-    assert.match(text, /^`TypeError: Cannot read properties of undefined \(reading 'price'\)` \(`console\.error` in `page`/m);
+    // The page's words stay inside a fence; daebug's own lines name where, what and when.
+    assert.match(text, /^```Error console\.error\nTypeError: Cannot read properties of undefined \(reading 'price'\)\n\nTry first: The value before `\.price` is undefined in src\/Cart\.tsx:14:11/m);
+    assert.match(text, /^The `console\.error` in `page` at 10:00:00, unexpected error 1 below:$/m);
     assert.match(text, /^- Where: `src\/Cart\.tsx:14:11 in Cart`$/m);
-    assert.match(text, /^- React component `<Cart>`: from `The above error occurred in the <Cart> component`$/m);
+    assert.match(text, /^- React component `<Cart>`: named by React's "The above error occurred in the <…> component"$/m);
     assert.match(text, /^- When: during step `open the cart`$/m);
-    assert.match(text, /^- Try first: The value before `\.price` is undefined in src\/Cart\.tsx:14:11/m);
   });
 
   it("reads Vue's component trace and Angular's ERROR prefix", () => {
     const vueWarn = event(90, { source: 'console.warn', level: 'warn', message: '[Vue warn]: Unhandled error during execution of render function \n  at <Child msg="x" > \n  at <App>' });
     const thrown = event(100, { message: 'Error: child broke', unexpected: true });
-    assert.deepEqual(frameworkContext(thrown, [vueWarn]), { framework: 'Vue', component: 'Child', evidence: 'at <Child' });
+    assert.deepEqual(frameworkContext(thrown, [vueWarn]), { framework: 'Vue', component: 'Child', evidence: "named by Vue's component trace (`at <…>`)" });
     assert.equal(frameworkContext(event(1, { message: 'ERROR Error: save failed' }), [])?.framework, 'Angular');
     assert.equal(frameworkContext(event(1, { message: 'plain' }), []), undefined);
   });
@@ -52,7 +53,7 @@ describe('the Root cause block', () => {
   it('says so when no frame is in the user code, and never blames a library frame', () => {
     const text = rootCauseSection(report([event(100, { type: 'error', source: 'unhandledrejection', message: 'Error: inside', frames: react, unexpected: true })]), '#').join('\n');
     assert.match(text, /^- Where: no frame of its stack is in your code; it surfaced in `node_modules\/react-dom\/cjs\/react-dom-client\.development\.js:100:1`$/m);
-    assert.match(text, /^- Try first: No frame of its stack is in your code/m);
+    assert.match(text, /^Try first: No frame of its stack is in your code/m);
   });
 
   it('comes right under the header, and only when there are unexpected errors', () => {
@@ -66,6 +67,6 @@ describe('the Root cause of an error whose own frames are not in the app', () =>
   it("points at its cause's (or first member's) user frame", () => {
     const aggregate = event(100, { type: 'error', source: 'unhandledrejection', message: 'AggregateError: All promises were rejected', unexpected: true, frames: [], aggregate: [{ name: 'Error', message: 'out of stock', frames: [user] }] });
     const text = rootCauseSection(report([aggregate]), '#').join('\n');
-    assert.match(text, /^- Where: `src\/Cart\.tsx:14:11 in Cart` \(where its member `Error: out of stock` was thrown\)$/m);
+    assert.match(text, /^- Where: `src\/Cart\.tsx:14:11 in Cart` \(where its member `Error` was thrown\)$/m);
   });
 });
