@@ -44,6 +44,12 @@ export class LiveReport {
       if (first) fs.mkdirSync(path.dirname(this.file), { recursive: true });
       const written = writeAtomic(this.file, formatLiveReport(this.recorder.record(), this.test, Date.now(), this.maxBytes), () => this.runGoesOn());
       if (!written) this.stop();
+      else if (!this.runGoesOn()) {
+        // The runner ended between the check and the rename and has already swept this test's live file: take back
+        // what was just written, so no live report of an unfinished test outlives the run.
+        fs.rmSync(this.file, { force: true });
+        this.stop();
+      }
     } catch (error) {
       // The final report is written by the reporter all the same; one diagnostic says why there was no live one.
       this.stop();
