@@ -1,24 +1,14 @@
 import { z } from 'zod';
-import { summarySchema } from './schema';
+import { summarySchema, testInfoSchema } from './schema';
 
-/** One test's row of `index.json`. */
-export const indexEntrySchema = z.object({
-  title: z.string(),
-  titlePath: z.array(z.string()),
-  file: z.string(),
-  line: z.number().int(),
-  project: z.string(),
-  status: z.string(),
-  expectedStatus: z.string(),
-  retry: z.number().int(),
+/** One test's row of `index.json`: the report's test fields, its attempts and counts, and its files. */
+export const indexEntrySchema = testInfoSchema.pick({ title: true, titlePath: true, file: true, line: true, project: true, status: true, expectedStatus: true, retry: true, duration: true, repeatEachIndex: true }).extend({
   attempts: z.number().int(),
-  duration: z.number(),
   summary: summarySchema,
   /** The Markdown report's file name, relative to the reports folder. */
   markdown: z.string(),
   /** The JSON report's file name, relative to the reports folder. */
   json: z.string(),
-  repeatEachIndex: z.number().int().optional(),
 });
 
 /** `reports/index.json`: the run's status and one row per test that finished. */
