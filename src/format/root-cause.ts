@@ -1,3 +1,4 @@
+import { formatClock } from '../model/classify';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
@@ -39,7 +40,8 @@ function neighboursOf(event: DaebugEvent, events: readonly DaebugEvent[]): Daebu
 
 function during(event: DaebugEvent, report: Attempt): string {
   const job: Job | undefined = event.jobId ? report.jobs.find((j) => j.id === event.jobId) : undefined;
-  if (job) return job.kind === 'job' ? `during job ${code(job.title ?? job.id)}` : `during ${code(job.code?.split('\n', 1)[0]?.slice(0, 80) ?? job.id)} in ${code(job.realm)}`;
+  // An eval's code is only named by its start: code, like page text, stays inside the transcript's fences.
+  if (job) return job.kind === 'job' ? `during job ${code(job.title ?? job.id)}` : `during the \`daebug.eval\` in ${code(job.realm)} that started at ${formatClock(Date.parse(job.startedAt))}`;
   if (event.step) return `during step ${code(event.step)}`;
   const time = Date.parse(event.time);
   const navigation = report.events.filter((e) => e.source === 'navigation' && e.realm === event.realm && Date.parse(e.time) <= time).pop();

@@ -70,3 +70,13 @@ describe('the Root cause of an error whose own frames are not in the app', () =>
     assert.match(text, /^- Where: `src\/Cart\.tsx:14:11 in Cart` \(where its member `Error` was thrown\)$/m);
   });
 });
+
+describe('the Root cause of an error during a daebug.eval', () => {
+  it('names the eval by its realm and start, never by its code', () => {
+    const inEval = event(100, { type: 'error', source: 'window.onerror', message: 'Error: x', unexpected: true, jobId: 'job-1', frames: [user] });
+    const jobs = [{ id: 'job-1', kind: 'eval' as const, realm: 'page', code: "() => '# INJECT heading'", startedAt: new Date(T0 + 50).toISOString(), ok: true, events: [] }];
+    const text = rootCauseSection(report([inEval], { jobs }), '#').join('\n');
+    assert.match(text, /^- When: during the `daebug\.eval` in `page` that started at \d\d:\d\d:\d\d$/m);
+    assert.ok(!text.includes('INJECT'));
+  });
+});
