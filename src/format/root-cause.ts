@@ -75,7 +75,9 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   if (where) {
     const logged = event.loggedAt?.original ?? (event.loggedAt ? { source: event.loggedAt.url, line: event.loggedAt.line } : undefined);
     const loggedAt = logged ? `; logged at ${code(`${logged.source}:${logged.line}`)}` : '';
-    const via = part ? ` (where its ${event.cause?.includes(part) ? 'cause' : 'member'}${part.name ? ` ${code(part.name.slice(0, 60))}` : ''} was thrown)` : '';
+    // An Error's name is the page's text: shown only when it is a plain identifier (`TypeError`, `HttpError`).
+    const name = part?.name && /^[A-Za-z_$][\w$]{0,59}$/.test(part.name) ? ` ${code(part.name)}` : '';
+    const via = part ? ` (where its ${event.cause?.includes(part) ? 'cause' : 'member'}${name} was thrown)` : '';
     lines.push(`- Where: ${code(where)}${via}${loggedAt}`);
   } else {
     const top = event.frames?.[0];
