@@ -1,19 +1,11 @@
 import { z } from 'zod';
 import { indexEntrySchema } from '../model/run-index';
 
-/** The test an error or a match belongs to. */
-export const cliTestSchema = z.object({
-  title: z.string(),
-  /** Spec file, describe titles and the test title. */
-  titlePath: z.array(z.string()),
-  file: z.string(),
-  line: z.number().int(),
-  project: z.string(),
-  status: z.string(),
-  /** Paths of the test's reports, as `--dir` plus the file name. */
-  markdown: z.string(),
-  json: z.string(),
-});
+/**
+ * The test an error or a match belongs to: the index row's fields that name it (`titlePath` is the spec file,
+ * describe titles and the test title), with `markdown` and `json` as paths (`--dir` plus the file name).
+ */
+export const cliTestSchema = indexEntrySchema.pick({ title: true, titlePath: true, file: true, line: true, project: true, status: true, markdown: true, json: true });
 
 /** Where an error happened: the original source when a source map mapped it, else the script's URL. */
 export const cliLocationSchema = z.object({
