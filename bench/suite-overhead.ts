@@ -4,7 +4,7 @@ import { cpuSource, fmt, launchOptions, listDurations, loadAverage, log, median,
 
 const FILES = 4;
 const TESTS_PER_FILE = quick ? 5 : 20;
-const ROUNDS = quick ? 1 : 5;
+const ROUNDS = quick ? 1 : Number(process.env['BENCH_ROUNDS'] ?? 5);
 
 function spec(importFrom: string): string {
   return `import { test } from '${importFrom}';
@@ -18,7 +18,7 @@ for (let i = 1; i <= ${TESTS_PER_FILE}; i++) {
 `;
 }
 
-function config(reporters: string): string {
+function config(reporters: string, use: Record<string, unknown> = {}): string {
   return `import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
@@ -28,13 +28,13 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   reporter: ${reporters},
-  use: { baseURL: 'http://127.0.0.1:${port}', launchOptions: ${JSON.stringify(launchOptions())} },
+  use: { baseURL: 'http://127.0.0.1:${port}', launchOptions: ${JSON.stringify(launchOptions())}, ...${JSON.stringify(use)} },
 });
 `;
 }
 
-function project(name: string, importFrom: string, reporters: string): string {
-  const files: Record<string, string> = { 'playwright.config.ts': config(reporters) };
+function project(name: string, importFrom: string, reporters: string, use: Record<string, unknown> = {}): string {
+  const files: Record<string, string> = { 'playwright.config.ts': config(reporters, use) };
   for (let f = 0; f < FILES; f++) files[`tests/page-${f + 1}.spec.ts`] = spec(importFrom);
   return writeProject(name, files);
 }
@@ -47,40 +47,63 @@ function checkReports(dir: string): void {
   if (report.summary.console < 20 || report.summary.unexpected < 4) throw new Error(`suite-overhead: report ${reports[0]} misses events: ${JSON.stringify(report.summary)}`);
 }
 
-/** 100 tests on 2 workers: bare Playwright with `list` against daebug's fixtures with `list` and daebug/reporter. */
+/**
+ * Extra daebug projects to split the cost by feature, run in the same alternating rounds:
+ * BENCH_SUITE_VARIANTS='net-off={"daebugNetwork":"off"};live-off={"daebugLive":false}' (name=JSON of `use` options).
+ */
+function variants(): Array<[string, Record<string, unknown>]> {
+  const spec = process.env['BENCH_SUITE_VARIANTS'];
+  if (!spec) return [];
+  return spec.split(';').filter(Boolean).map((part) => {
+    const at = part.indexOf('=');
+    if (at < 1) throw new Error(`BENCH_SUITE_VARIANTS: "${part}" is not name={json}`);
+    return [part.slice(0, at), JSON.parse(part.slice(at + 1)) as Record<string, unknown>];
+  });
+}
+
+/** 80 tests on 2 workers: bare Playwright with `list` against daebug's fixtures with `list` and daebug/reporter. */
 export async function suiteOverhead(): Promise<Row[]> {
   const baseline = project('suite-baseline', '@playwright/test', `[['list']]`);
   const measured = project('suite-daebug', 'daebug', `[['list'], ['daebug/reporter']]`);
+  const projects: Array<[string, string]> = [['baseline', baseline], ['daebug', measured]];
+  for (const [name, use] of variants()) projects.push([name, project(`suite-${name}`, 'daebug', `[['list'], ['daebug/reporter']]`, use)]);
   // One test each first: compiles the specs into Playwright's cache and warms the disk.
-  await runPlaywright(baseline, ['--grep', 'page 1$']);
-  await runPlaywright(measured, ['--grep', 'page 1$']);
+  for (const [, dir] of projects) await runPlaywright(dir, ['--grep', 'page 1$']);
 
-  const walls: Record<'baseline' | 'daebug', number[]> = { baseline: [], daebug: [] };
-  const cpus: Record<'baseline' | 'daebug', number[]> = { baseline: [], daebug: [] };
-  const durations: Record<'baseline' | 'daebug', number[]> = { baseline: [], daebug: [] };
+  const walls: Record<string, number[]> = Object.fromEntries(projects.map(([name]) => [name, []]));
+  const cpus: Record<string, number[]> = Object.fromEntries(projects.map(([name]) => [name, []]));
+  const durations: Record<string, number[]> = Object.fromEntries(projects.map(([name]) => [name, []]));
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [which, dir] of [['baseline', baseline], ['daebug', measured]] as const) {
+    for (const [which, dir] of projects) {
       const run = await runPlaywright(dir);
       const tests = listDurations(run.output);
       if (tests.length !== FILES * TESTS_PER_FILE) throw new Error(`suite-overhead: ${which} printed ${tests.length} passed tests\n${run.output.slice(-2000)}`);
-      walls[which].push(run.wallMs);
-      cpus[which].push(run.cpuMs);
-      durations[which].push(...tests);
+      walls[which]!.push(run.wallMs);
+      cpus[which]!.push(run.cpuMs);
+      durations[which]!.push(...tests);
       log(`  suite round ${round} ${which}: ${fmt(run.wallMs / 1000, 2)} s wall, ${fmt(run.cpuMs / 1000, 1)} s CPU, median test ${fmt(median(tests), 0)} ms (load ${loadAverage()})`);
     }
   }
   checkReports(measured);
 
   const tests = FILES * TESTS_PER_FILE;
-  const ratio = median(walls.daebug) / median(walls.baseline);
-  const extraWallPerTest = median(walls.daebug.map((w, i) => (w - walls.baseline[i]!) / tests));
-  const extraTestMs = median(durations.daebug) - median(durations.baseline);
+  const variantRows: Row[] = projects.slice(2).map(([name]) => ({
+    bench: '1 suite',
+    metric: `variant ${name}: wall / CPU ratio to baseline`,
+    baseline: '',
+    daebug: `${fmt(median(walls[name]!) / 1000, 2)} s / ${fmt(median(cpus[name]!) / 1000, 1)} s`,
+    ratio: `${fmt(median(walls[name]!) / median(walls['baseline']!), 3)} / ${fmt(median(cpus[name]!) / median(cpus['baseline']!), 3)}`,
+    target: '',
+  }));
+  const ratio = median(walls['daebug']!) / median(walls['baseline']!);
+  const extraWallPerTest = median(walls['daebug']!.map((w, i) => (w - walls['baseline']![i]!) / tests));
+  const extraTestMs = median(durations['daebug']!) - median(durations['baseline']!);
   return [
     {
       bench: '1 suite',
       metric: `wall, ${tests} tests, 2 workers (median of ${ROUNDS})`,
-      baseline: `${fmt(median(walls.baseline) / 1000, 2)} s`,
-      daebug: `${fmt(median(walls.daebug) / 1000, 2)} s`,
+      baseline: `${fmt(median(walls['baseline']!) / 1000, 2)} s`,
+      daebug: `${fmt(median(walls['daebug']!) / 1000, 2)} s`,
       ratio: fmt(ratio, 3),
       target: '≤ 1.05 (aim 1.02)',
       met: ratio <= 1.05,
@@ -96,25 +119,25 @@ export async function suiteOverhead(): Promise<Row[]> {
     {
       bench: '1 suite',
       metric: `CPU of runner, workers and browsers (${cpuSource()})`,
-      baseline: `${fmt(median(cpus.baseline) / 1000, 1)} s`,
-      daebug: `${fmt(median(cpus.daebug) / 1000, 1)} s`,
-      ratio: fmt(median(cpus.daebug) / median(cpus.baseline), 3),
+      baseline: `${fmt(median(cpus['baseline']!) / 1000, 1)} s`,
+      daebug: `${fmt(median(cpus['daebug']!) / 1000, 1)} s`,
+      ratio: fmt(median(cpus['daebug']!) / median(cpus['baseline']!), 3),
       target: '',
     },
     {
       bench: '1 suite',
       metric: 'extra CPU per test (median of rounds)',
       baseline: '',
-      daebug: `${fmt(median(cpus.daebug.map((c, i) => (c - cpus.baseline[i]!) / tests)), 1)} ms`,
+      daebug: `${fmt(median(cpus['daebug']!.map((c, i) => (c - cpus['baseline']![i]!) / tests)), 1)} ms`,
       ratio: '',
       target: '',
     },
     {
       bench: '1 suite',
       metric: 'median test duration (list reporter)',
-      baseline: `${fmt(median(durations.baseline), 0)} ms`,
-      daebug: `${fmt(median(durations.daebug), 0)} ms`,
-      ratio: fmt(median(durations.daebug) / median(durations.baseline), 3),
+      baseline: `${fmt(median(durations['baseline']!), 0)} ms`,
+      daebug: `${fmt(median(durations['daebug']!), 0)} ms`,
+      ratio: fmt(median(durations['daebug']!) / median(durations['baseline']!), 3),
       target: '',
     },
     {
@@ -125,5 +148,6 @@ export async function suiteOverhead(): Promise<Row[]> {
       ratio: '',
       target: '',
     },
+    ...variantRows,
   ];
 }

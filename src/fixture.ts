@@ -12,6 +12,8 @@ import { reportPathFor } from './report-path';
 import { enrichRecorder } from './stack/enrich';
 import { openContexts } from './capture/open-contexts';
 import { startLiveReport } from './live/live-report';
+import { LIVE_ENV, liveReportsTarget } from './live/live-env';
+import { recordsTrace } from './trace-mode';
 import { debugLog } from './errors';
 
 /** Options that `test.use()` and the config's `use` block accept. */
@@ -85,7 +87,7 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   daebugLive: [true, { option: true }],
 
   _daebugRecorder: [
-    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork, daebugAsyncStacks, daebugLive }, use, testInfo) => {
+    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork, daebugAsyncStacks, daebugLive, trace }, use, testInfo) => {
       const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact, network: daebugNetwork, asyncStacks: daebugAsyncStacks, live: daebugLive });
       const recorder = new Recorder(options);
       const live = options.live ? startLiveReport(recorder, testInfo) : undefined;
@@ -94,9 +96,11 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
         await use(recorder);
       } finally {
         // Before the record is attached: the reporter's final report must be the last write of this file.
-        live?.stop();
+        await live?.stop();
       }
-      await finish(recorder, testInfo, startedMs);
+      // The worker's copy of the report is for the trace viewer; daebug's reporter attaches the final one for the rest.
+      const traceCopy = recordsTrace(trace, testInfo.retry) || !liveReportsTarget(process.env[LIVE_ENV], process.ppid);
+      await finish(recorder, testInfo, startedMs, traceCopy);
     },
     { auto: true, box: true },
   ],
@@ -165,13 +169,13 @@ async function settleAndEnrich(capture: TestCapture, recorder: Recorder, request
   await enrichRecorder(recorder, request);
 }
 
-async function finish(recorder: Recorder, testInfo: TestInfo, startedMs: number): Promise<void> {
+async function finish(recorder: Recorder, testInfo: TestInfo, startedMs: number, traceCopy: boolean): Promise<void> {
   const record = recorder.record();
   const reportFile = reportPathFor(testInfo);
   await testInfo.attach(ATTACHMENT_NAME, { body: Buffer.from(JSON.stringify(record)), contentType: ATTACHMENT_CONTENT_TYPE });
   const unexpected = record.events.filter((e) => e.unexpected);
   const strictFailing = recorder.options.strict && unexpected.length > 0;
-  await attachTraceMarkdown(record, testInfo, strictFailing, Date.now() - startedMs);
+  if (traceCopy) await attachTraceMarkdown(record, testInfo, strictFailing, Date.now() - startedMs);
   const annotation = strictFailing ? undefined : warningAnnotation(unexpected, reportFile, record.staleAllowList);
   if (annotation) testInfo.annotations.push(annotation);
   if (strictFailing) {

@@ -4,7 +4,7 @@ import type { TestInfo } from '@playwright/test';
 import type { Recorder } from '../capture/recorder';
 import { DaebugError, DaebugReportWriteError } from '../errors';
 import { slugForTestInfo } from '../report-path';
-import { writeAtomic } from '../reporter/write';
+import { writeAtomicAsync } from '../reporter/write';
 import { LIVE_ENV, liveReportsTarget } from './live-env';
 import { formatLiveReport, type RunningTest } from './live-view';
 import { runEnded } from './run-ended';
@@ -21,6 +21,8 @@ export class LiveReport {
   private readonly timer: NodeJS.Timeout;
   private written = -1;
   private stopped = false;
+  /** The write under way: writes run on libuv's thread pool, so the test goes on meanwhile. */
+  private writing: Promise<void> | undefined;
 
   constructor(
     private readonly recorder: Recorder,
@@ -29,30 +31,40 @@ export class LiveReport {
     private readonly maxBytes: number,
     private readonly runnerPid: number,
   ) {
-    this.timer = setInterval(() => this.update(), LIVE_EVERY_MS);
+    this.timer = setInterval(() => void this.update(), LIVE_EVERY_MS);
     // A test that ends before the next tick must not be kept alive by it.
     this.timer.unref();
   }
 
-  /** Writes the live report if anything changed since the last write. */
-  update(): void {
-    if (this.stopped || this.recorder.changes === this.written) return;
+  /**
+   * Writes the live report if anything changed since the last write and no write is under way; resolves when that
+   * write is done. The file is written off the test's thread: a slow disk must not slow the test down.
+   */
+  update(): Promise<void> {
+    if (this.stopped || this.writing || this.recorder.changes === this.written) return this.writing ?? Promise.resolve();
     if (!this.runGoesOn()) return this.stop();
     const first = this.written === -1;
     this.written = this.recorder.changes;
+    const content = formatLiveReport(this.recorder.record(), this.test, Date.now(), this.maxBytes);
+    this.writing = this.write(content, first).finally(() => (this.writing = undefined));
+    return this.writing;
+  }
+
+  private async write(content: string, first: boolean): Promise<void> {
     try {
-      if (first) fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      const written = writeAtomic(this.file, formatLiveReport(this.recorder.record(), this.test, Date.now(), this.maxBytes), () => this.runGoesOn());
-      if (!written) this.stop();
-      else if (!this.runGoesOn()) {
+      if (first) await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
+      // Checked right before the rename: a test that ended meanwhile has its final report from the reporter.
+      const wanted = () => !this.stopped && this.runGoesOn();
+      await writeAtomicAsync(this.file, content, wanted);
+      if (!this.stopped && !this.runGoesOn()) {
         // The runner ended between the check and the rename and has already swept this test's live file: take back
         // what was just written, so no live report of an unfinished test outlives the run.
-        fs.rmSync(this.file, { force: true });
-        this.stop();
+        await fs.promises.rm(this.file, { force: true });
+        void this.stop();
       }
     } catch (error) {
       // The final report is written by the reporter all the same; one diagnostic says why there was no live one.
-      this.stop();
+      void this.stop();
       this.recorder.diagnose(error instanceof DaebugError ? error : new DaebugReportWriteError(this.file, error));
     }
   }
@@ -65,10 +77,14 @@ export class LiveReport {
     return process.ppid === this.runnerPid && !runEnded(path.dirname(this.file), this.runnerPid);
   }
 
-  /** At the test's end, before the record is attached: from here on only the reporter writes this file. */
-  stop(): void {
+  /**
+   * At the test's end, before the record is attached: from here on only the reporter writes this file. Resolves once a
+   * write under way is over (it renames nothing after this call), so the reporter's final report is the last write.
+   */
+  stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    return this.writing ?? Promise.resolve();
   }
 }
 
@@ -94,6 +110,7 @@ export function startLiveReport(recorder: Recorder, testInfo: TestInfo): LiveRep
   };
   if (testInfo.repeatEachIndex > 0) test.repeatEachIndex = testInfo.repeatEachIndex;
   const live = new LiveReport(recorder, test, path.join(target.dir, `${slug}.md`), recorder.options.limitsSet?.maxReportBytes ?? target.maxReportBytes, target.runner);
-  live.update();
+  // Not awaited: the page and context fixtures are set up while the file is written.
+  void live.update();
   return live;
 }

@@ -14,6 +14,7 @@ import { reportSlug } from '../slug';
 import { buildAttempt, playwrightWillRetry, type StepSpan, type TestMeta } from './build-report';
 import { resolveReporterOptions, type DaebugReporterOptions, type ResolvedReporterOptions } from './options';
 import { cleanStaleTemps, writeAtomic } from './write';
+import { WriteQueue } from './write-queue';
 import { GitHubOutput } from './github';
 
 const INDEX_EVERY_MS = 2000;
@@ -30,6 +31,7 @@ class DaebugReporter implements Reporter {
   private readonly failedPaths = new Set<string>();
   private startedAt = new Date();
   private github: GitHubOutput | undefined;
+  private readonly writes = new WriteQueue((error) => this.fail(error));
 
   constructor(options: DaebugReporterOptions = {}) {
     this.rawOptions = options;
@@ -161,8 +163,8 @@ class DaebugReporter implements Reporter {
     fs.mkdirSync(this.options.outputDir, { recursive: true });
     const mdFile = path.join(this.options.outputDir, `${slug}.md`);
     const jsonFile = path.join(this.options.outputDir, `${slug}.json`);
-    writeAtomic(jsonFile, JSON.stringify(report, null, 2) + '\n');
-    writeAtomic(mdFile, markdown);
+    // Without its JSON the test has no report: the live Markdown, which says it is still running, must not stay.
+    this.writes.write([[jsonFile, JSON.stringify(report, null, 2) + '\n'], [mdFile, markdown]], () => fs.rmSync(mdFile, { force: true }));
     const entry: IndexEntry & { repeatEachIndex?: number } = {
       title: test.title,
       titlePath: meta.titlePath,
@@ -198,7 +200,7 @@ class DaebugReporter implements Reporter {
     this.indexTimer.unref();
   }
 
-  onEnd(result: FullResult): void {
+  async onEnd(result: FullResult): Promise<void> {
     process.off('SIGTERM', this.onSigterm);
     clearTimeout(this.indexTimer);
     this.indexTimer = undefined;
@@ -209,6 +211,8 @@ class DaebugReporter implements Reporter {
     } catch (error) {
       this.fail(error);
     }
+    // Playwright awaits onEnd, also after Ctrl-C: every finished test's report is on disk before the run exits.
+    await this.writes.drain();
   }
 
   /**
@@ -234,12 +238,14 @@ class DaebugReporter implements Reporter {
     clearTimeout(this.indexTimer);
     markRunEnded(this.options.outputDir, process.pid);
     this.endUnfinished();
-    this.writeIndex('interrupted');
+    // The process ends right after this handler: what the queue holds is written now, on this thread.
+    this.writes.flushSync();
+    this.writeIndex('interrupted', { now: true });
     // With this listener gone, SIGTERM's default action ends the process as it would have without daebug.
     if (process.listenerCount('SIGTERM') === 0) process.kill(process.pid, 'SIGTERM');
   };
 
-  private writeIndex(status: string): void {
+  private writeIndex(status: string, { now = false }: { now?: boolean } = {}): void {
     this.lastIndexWrite = Date.now();
     const index: RunIndex = {
       schemaVersion: 1,
@@ -252,8 +258,12 @@ class DaebugReporter implements Reporter {
     };
     try {
       fs.mkdirSync(this.options.outputDir, { recursive: true });
-      writeAtomic(path.join(this.options.outputDir, 'index.json'), JSON.stringify(index, null, 2) + '\n');
-      writeAtomic(path.join(this.options.outputDir, 'index.md'), formatIndexMarkdown(index));
+      const json: [string, string] = [path.join(this.options.outputDir, 'index.json'), JSON.stringify(index, null, 2) + '\n'];
+      const md: [string, string] = [path.join(this.options.outputDir, 'index.md'), formatIndexMarkdown(index)];
+      if (now) {
+        writeAtomic(...json);
+        writeAtomic(...md);
+      } else this.writes.write([json, md]);
     } catch (error) {
       this.fail(error);
     }

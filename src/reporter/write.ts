@@ -29,6 +29,22 @@ export function writeAtomic(file: string, content: string, stillWanted?: () => b
   }
 }
 
+/** `writeAtomic` on libuv's thread pool: the caller's event loop goes on while the file system works. */
+export async function writeAtomicAsync(file: string, content: string, stillWanted?: () => boolean): Promise<void> {
+  const temp = `${file}${TEMP_MARK}${process.pid}-${++counter}`;
+  try {
+    await fs.promises.writeFile(temp, content);
+    if (stillWanted && !stillWanted()) {
+      await fs.promises.rm(temp, { force: true });
+      return;
+    }
+    await fs.promises.rename(temp, file);
+  } catch (error) {
+    await fs.promises.rm(temp, { force: true }).catch(() => undefined);
+    throw new DaebugReportWriteError(file, error);
+  }
+}
+
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -88,56 +88,72 @@ describe('liveReportsTarget (src/live/live-env.ts)', () => {
 });
 
 describe('LiveReport (src/live/live-report.ts)', () => {
-  it('writes only when the recorder changed, and never after stop()', () => {
+  it('writes only when the recorder changed, and never after stop()', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
     const file = path.join(dir, 'sub', 't.md');
     const rec = recorder();
     const live = new LiveReport(rec, { ...running, startMs: Date.now() }, file, 65536, process.ppid);
     try {
-      live.update();
+      await live.update();
       assert.ok(fs.readFileSync(file, 'utf8').includes('so far'), 'the first update writes (and makes the folder)');
       fs.rmSync(file);
-      live.update();
+      await live.update();
       assert.equal(fs.existsSync(file), false, 'nothing changed: no write');
       tick(rec, Date.now(), 'news');
-      live.update();
+      await live.update();
       assert.ok(fs.readFileSync(file, 'utf8').includes('news'));
-      live.stop();
+      await live.stop();
       fs.rmSync(file);
       tick(rec, Date.now(), 'late');
-      live.update();
+      await live.update();
       assert.equal(fs.existsSync(file), false, 'stopped: the final report is the reporter’s');
     } finally {
-      live.stop();
+      await live.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('stops writing once the runner that forked this worker is gone', () => {
+  it('writes off the test thread, and a stop() during a write means that write renames nothing', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
+    const file = path.join(dir, 't.md');
+    const live = new LiveReport(recorder(), running, file, 65536, process.ppid);
+    try {
+      const writing = live.update();
+      assert.equal(fs.existsSync(file), false, 'update() returns before the file is written');
+      await live.stop();
+      await writing;
+      assert.deepEqual(fs.readdirSync(dir), [], 'no live file and no temp file after stop() resolved');
+    } finally {
+      await live.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops writing once the runner that forked this worker is gone', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
     const file = path.join(dir, 't.md');
     const live = new LiveReport(recorder(), running, file, 65536, process.ppid + 1);
     try {
-      live.update();
+      await live.update();
       assert.equal(fs.existsSync(file), false);
     } finally {
-      live.stop();
+      await live.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it("stops writing once its runner marked the run ended (SIGTERM), even with a write already under way", () => {
+  it("stops writing once its runner marked the run ended (SIGTERM), even with a write already under way", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
     const file = path.join(dir, 't.md');
     const rec = recorder();
     const live = new LiveReport(rec, running, file, 65536, process.ppid);
     try {
-      live.update();
+      await live.update();
       assert.ok(fs.existsSync(file));
       fs.rmSync(file);
       markRunEnded(dir, process.ppid);
       tick(rec, Date.now(), 'after the end');
-      live.update();
+      await live.update();
       assert.deepEqual(fs.readdirSync(dir), [`.daebug-run-${process.ppid}.ended`]);
       // The check right before the rename: a write that began before the marker is called off.
       assert.equal(writeAtomic(file, 'x', () => false), false);
@@ -147,7 +163,7 @@ describe('LiveReport (src/live/live-report.ts)', () => {
       removeEndedMarkers(dir);
       assert.deepEqual(fs.readdirSync(dir), [`.daebug-run-${process.ppid}.ended`]);
     } finally {
-      live.stop();
+      await live.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
@@ -175,21 +191,21 @@ describe('LiveReport (src/live/live-report.ts)', () => {
     assert.equal(rec.changes, before, 'reading and known realms change nothing');
   });
 
-  it('a write that fails stops the live report and leaves one diagnostic for the final report', () => {
+  it('a write that fails stops the live report and leaves one diagnostic for the final report', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
     const blocker = path.join(dir, 'file');
     fs.writeFileSync(blocker, '');
     const rec = recorder();
     const live = new LiveReport(rec, running, path.join(blocker, 'under-a-file', 't.md'), 65536, process.ppid);
     try {
-      live.update();
+      await live.update();
       tick(rec, Date.now(), 'again');
-      live.update();
+      await live.update();
       const diagnostics = rec.record().diagnostics;
       assert.equal(diagnostics.length, 1);
       assert.equal(diagnostics[0]!.code, 'DAEBUG_REPORT_WRITE_FAILED');
     } finally {
-      live.stop();
+      await live.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -1,0 +1,169 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type CDPSession } from '@playwright/test';
+import { fmt, launchOptions, log, median, port, repoRoot } from './lib';
+
+/**
+ * Where capture's cost lands in Chromium: one browser, pages loaded one after another, each with a second CDP session
+ * doing part of what daebug's capture does (the way `src/capture/cdp/` does it: a browser-level session, non-flat
+ * attach). CPU of every Chromium process (from /proc) and of this process per page, variants alternating, medians.
+ * Usage: npx tsx bench/capture-split.ts [rounds=6] [pages=20]   (needs the fixtures server on BENCH_PORT)
+ */
+type Variant = { name: string; domains: string[]; read?: boolean | 'trivial' | 'evaluate' | 'sleep' };
+const ALL_VARIANTS: Variant[] = [
+  { name: 'bare', domains: [] },
+  { name: 'attach', domains: ['attach'] },
+  { name: 'runtime', domains: ['Runtime.enable'] },
+  { name: 'runtime+page+log', domains: ['Runtime.enable', 'Page.enable', 'Log.enable'] },
+  { name: 'runtime+page', domains: ['Runtime.enable', 'Page.enable'] },
+  { name: 'runtime+log', domains: ['Runtime.enable', 'Log.enable'] },
+  { name: 'runtime+network', domains: ['Runtime.enable', 'Network.enable'] },
+  { name: 'runtime+autoattach', domains: ['Runtime.enable', 'Target.setAutoAttach'] },
+  { name: 'runtime+read', domains: ['Runtime.enable'], read: true },
+  { name: 'runtime+trivial', domains: ['Runtime.enable'], read: 'trivial' },
+  { name: 'runtime+evaluate', domains: ['Runtime.enable'], read: 'evaluate' },
+  { name: 'runtime+sleep', domains: ['Runtime.enable'], read: 'sleep' },
+  { name: 'bare+sleep', domains: [], read: 'sleep' },
+  { name: 'all-read', domains: ['Network.enable', 'Runtime.enable', 'Page.enable', 'Log.enable', 'Target.setAutoAttach'] },
+  { name: 'all', domains: ['Network.enable', 'Runtime.enable', 'Page.enable', 'Log.enable', 'Target.setAutoAttach'], read: true },
+];
+// BENCH_SPLIT=bare,attach,all picks variants by name.
+const VARIANTS = process.env['BENCH_SPLIT'] ? ALL_VARIANTS.filter((v) => process.env['BENCH_SPLIT']!.split(',').includes(v.name)) : ALL_VARIANTS;
+
+const TICKS = 100; // USER_HZ
+
+function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(name));
+      children.set(ppid, list);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    for (const child of children.get(pid) ?? []) {
+      out.push(child);
+      walk(child);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** CPU ms of this process's descendants, living ones (utime+stime) plus reaped ones (cutime+cstime of live parents). */
+function childCpuMs(): number {
+  let ticks = 0;
+  for (const pid of descendants(process.pid)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return (ticks * 1000) / TICKS;
+}
+
+async function attach(browser: Browser, session: CDPSession, variant: Variant, serializer: string): Promise<() => Promise<void>> {
+  const { targetInfos } = (await session.send('Target.getTargets' as never)) as unknown as { targetInfos: Array<{ targetId: string; type: string; attached: boolean; url: string }> };
+  const page = targetInfos.find((t) => t.type === 'page' && (t.url === 'about:blank' || t.url.endsWith('/suite.html')));
+  if (!page) throw new Error('no page');
+  const { sessionId } = (await session.send('Target.attachToTarget' as never, { targetId: page.targetId, flatten: false } as never)) as unknown as { sessionId: string };
+  let id = 0;
+  const waiting = new Map<number, (v: any) => void>();
+  const contexts: number[] = [];
+  const objects: string[] = [];
+  session.on('Target.receivedMessageFromTarget' as never, ((params: { sessionId: string; message: string }) => {
+    if (params.sessionId !== sessionId) return;
+    const message = JSON.parse(params.message);
+    if (message.id !== undefined) return waiting.get(message.id)?.(message.result);
+    if (message.method === 'Runtime.executionContextCreated') contexts.push(message.params.context.id);
+    if (message.method === 'Runtime.consoleAPICalled') for (const arg of message.params.args) if (arg.objectId) objects.push(arg.objectId);
+  }) as never);
+  const send = (method: string, params: object = {}) =>
+    new Promise<any>((resolve) => {
+      const n = ++id;
+      waiting.set(n, resolve);
+      void session.send('Target.sendMessageToTarget' as never, { sessionId, message: JSON.stringify({ id: n, method, params }) } as never);
+    });
+  await Promise.all(
+    variant.domains.filter((method) => method !== 'attach').map((method) =>
+      method === 'Network.enable'
+        ? send(method, { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 0 })
+        : method === 'Target.setAutoAttach'
+          ? send(method, { autoAttach: true, waitForDebuggerOnStart: true, flatten: false, filter: [{ type: 'worker' }, { type: 'iframe' }] })
+          : send(method),
+    ),
+  );
+  return async () => {
+    if (variant.read === 'sleep') await new Promise((r) => setTimeout(r, 10));
+    else if (variant.read === 'evaluate') await send('Runtime.evaluate', { expression: '1', contextId: contexts.at(-1) });
+    else if (variant.read && objects.length) {
+      const fn = variant.read === 'trivial' ? 'function () { return arguments.length; }' : `function (limits, ...values) { const serialize = (${serializer}); return values.map((v) => serialize('console', [v], limits)); }`;
+      await send('Runtime.callFunctionOn', { objectId: objects[0], functionDeclaration: fn, arguments: [{ value: { maxDepth: 5, maxBreadth: 50, maxLength: 10000 } }, ...objects.map((objectId) => ({ objectId }))], returnByValue: true, silent: true });
+    }
+    void browser;
+    await session.send('Target.detachFromTarget' as never, { sessionId } as never);
+  };
+}
+
+async function main(): Promise<void> {
+  const numbers = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number);
+  const rounds = numbers[0] ?? 6;
+  const pages = numbers[1] ?? 20;
+  const { serializerFunctionSource } = require(path.join(repoRoot, 'dist', 'capture', 'serialize.js')) as typeof import('../src/capture/serialize');
+  const serializer = serializerFunctionSource();
+  const browser = await chromium.launch(launchOptions());
+  const session = await browser.newBrowserCDPSession();
+  const url = `http://127.0.0.1:${port}/bench/suite.html`;
+  const cpu: Record<string, number[]> = Object.fromEntries(VARIANTS.map((v) => [v.name, []]));
+  const node: Record<string, number[]> = Object.fromEntries(VARIANTS.map((v) => [v.name, []]));
+  const samePage = process.argv.includes('--same-page');
+  const shared = samePage ? await (await browser.newContext()).newPage() : undefined;
+  const runOne = async (variant: Variant) => {
+    const context = shared ? shared.context() : await browser.newContext();
+    const page = shared ?? (await context.newPage());
+    const finish = variant.domains.length ? await attach(browser, session, variant, serializer) : variant.read === 'sleep' ? () => new Promise<void>((r) => setTimeout(r, 10)) : async () => undefined;
+    await page.goto(url);
+    await page.waitForSelector('body[data-done]', { state: 'attached' });
+    await finish();
+    if (!shared) await context.close();
+  };
+  for (const variant of VARIANTS) await runOne(variant); // warm-up
+  for (let round = 1; round <= rounds; round++) {
+    const sums = new Map<string, { child: number; node: number }>(VARIANTS.map((v) => [v.name, { child: 0, node: 0 }]));
+    // Variants alternate page by page, so the page's own drift (history, heap) spreads over all of them.
+    for (let i = 0; i < pages; i++) {
+      for (const variant of VARIANTS) {
+        const startChild = childCpuMs();
+        const startNode = process.cpuUsage();
+        await runOne(variant);
+        const used = process.cpuUsage(startNode);
+        const sum = sums.get(variant.name)!;
+        sum.child += childCpuMs() - startChild;
+        sum.node += (used.user + used.system) / 1000;
+      }
+    }
+    for (const variant of VARIANTS) {
+      cpu[variant.name]!.push(sums.get(variant.name)!.child / pages);
+      node[variant.name]!.push(sums.get(variant.name)!.node / pages);
+    }
+    log(`round ${round}: ${VARIANTS.map((v) => `${v.name} ${fmt(cpu[v.name]!.at(-1)!, 1)}`).join(', ')}`);
+  }
+  await browser.close();
+  const bare = median(cpu['bare']!);
+  for (const v of VARIANTS) log(`${v.name.padEnd(20)} Chromium ${fmt(median(cpu[v.name]!), 1)} ms/page (+${fmt(median(cpu[v.name]!) - bare, 1)}), node ${fmt(median(node[v.name]!), 1)} ms/page`);
+}
+
+main().catch((error: unknown) => {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exitCode = 1;
+});

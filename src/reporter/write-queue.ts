@@ -1,0 +1,92 @@
+import { writeAtomic, writeAtomicAsync } from './write';
+
+/** Files written one after another; when one fails, those after it are not written (a report's `.md` needs its `.json`). */
+type Files = Array<[file: string, content: string]>;
+
+interface Job {
+  files: Files;
+  /** Runs after a failed write, after the error was reported. */
+  onFail: (() => void) | undefined;
+}
+
+/**
+ * The reporter's file writes, off the runner's event loop: each file is written atomically (temp file, rename) on
+ * libuv's thread pool, one after another in the order they were asked for. A write waiting for its turn is replaced
+ * by a newer write of the same file (the index). The runner dispatches tests from the thread these writes would
+ * otherwise block: a rename that waits on the file system's journal held up every worker's next test.
+ * `drain()` resolves when everything asked for is on disk; `flushSync()` writes what is left at once (SIGTERM).
+ */
+export class WriteQueue {
+  private readonly jobs: Job[] = [];
+  private running: Job | undefined;
+  private drained: Promise<void> = Promise.resolve();
+  private resolveDrained: (() => void) | undefined;
+  /** Set by flushSync: a write still in flight on the thread pool must not land after the synchronous ones. */
+  private flushed = false;
+
+  constructor(private readonly onError: (error: unknown) => void) {}
+
+  /**
+   * Writes the files in order, after the writes asked for before; stops at the first that fails. Replaces a write of
+   * the same files that has not started yet.
+   */
+  write(files: Files, onFail?: () => void): void {
+    const job: Job = { files, onFail };
+    if (this.flushed) return void this.writeNow(job);
+    const key = keyOf(job);
+    const waiting = this.jobs.findIndex((other) => keyOf(other) === key);
+    if (waiting !== -1) {
+      this.jobs[waiting] = job;
+      return;
+    }
+    this.jobs.push(job);
+    if (this.running) return;
+    this.drained = new Promise((resolve) => (this.resolveDrained = resolve));
+    void this.next();
+  }
+
+  /** Resolves once every write asked for so far is on disk (or failed and was reported). */
+  drain(): Promise<void> {
+    return this.drained;
+  }
+
+  /** Writes everything not on disk yet, synchronously: the write in flight again, then the waiting ones. */
+  flushSync(): void {
+    const left = this.running ? [this.running, ...this.jobs] : [...this.jobs];
+    this.jobs.length = 0;
+    this.flushed = true;
+    for (const job of left) this.writeNow(job);
+  }
+
+  private writeNow(job: Job): void {
+    try {
+      for (const [file, content] of job.files) writeAtomic(file, content);
+    } catch (error) {
+      this.failed(job, error);
+    }
+  }
+
+  private failed(job: Job, error: unknown): void {
+    this.onError(error);
+    try {
+      job.onFail?.();
+    } catch (cleanupError) {
+      this.onError(cleanupError);
+    }
+  }
+
+  private async next(): Promise<void> {
+    while ((this.running = this.jobs.shift())) {
+      const job = this.running;
+      try {
+        for (const [file, content] of job.files) await writeAtomicAsync(file, content, () => !this.flushed);
+      } catch (error) {
+        this.failed(job, error);
+      }
+    }
+    this.running = undefined;
+    this.resolveDrained?.();
+  }
+}
+
+const keyOf = (job: Job): string => job.files.map(([file]) => file).join('\0');
