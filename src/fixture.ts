@@ -172,10 +172,10 @@ async function settleAndEnrich(capture: TestCapture, recorder: Recorder, request
 async function finish(recorder: Recorder, testInfo: TestInfo, startedMs: number, traceCopy: boolean): Promise<void> {
   const record = recorder.record();
   const reportFile = reportPathFor(testInfo);
-  await testInfo.attach(ATTACHMENT_NAME, { body: Buffer.from(JSON.stringify(record)), contentType: ATTACHMENT_CONTENT_TYPE });
+  attach(testInfo, ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE, JSON.stringify(record));
   const unexpected = record.events.filter((e) => e.unexpected);
   const strictFailing = recorder.options.strict && unexpected.length > 0;
-  if (traceCopy) await attachTraceMarkdown(record, testInfo, strictFailing, Date.now() - startedMs);
+  if (traceCopy) attachTraceMarkdown(record, testInfo, strictFailing, Date.now() - startedMs);
   const annotation = strictFailing ? undefined : warningAnnotation(unexpected, reportFile, record.staleAllowList);
   if (annotation) testInfo.annotations.push(annotation);
   if (strictFailing) {
@@ -187,7 +187,7 @@ async function finish(recorder: Recorder, testInfo: TestInfo, startedMs: number,
 }
 
 /** The trace's copy of the report is a convenience: failing to make it must not fail the test. */
-async function attachTraceMarkdown(...args: Parameters<typeof traceMarkdown>): Promise<void> {
+function attachTraceMarkdown(...args: Parameters<typeof traceMarkdown>): void {
   let markdown: string;
   try {
     markdown = traceMarkdown(...args);
@@ -195,7 +195,16 @@ async function attachTraceMarkdown(...args: Parameters<typeof traceMarkdown>): P
     debugLog(error);
     return;
   }
-  await args[1].attach(MARKDOWN_ATTACHMENT_NAME, { body: Buffer.from(markdown), contentType: MARKDOWN_ATTACHMENT_CONTENT_TYPE });
+  attach(args[1], MARKDOWN_ATTACHMENT_NAME, MARKDOWN_ATTACHMENT_CONTENT_TYPE, markdown);
+}
+
+/**
+ * `testInfo.attachments.push()`, not `testInfo.attach()`: the same attachment for reporters and the trace, without
+ * the "Attach" step among the user's steps and without the test's output folder that `attach()` makes on disk for
+ * every test (a directory per test, left behind in test-results/).
+ */
+function attach(testInfo: TestInfo, name: string, contentType: string, body: string): void {
+  testInfo.attachments.push({ name, contentType, body: Buffer.from(body) });
 }
 
 type DaebugTest = TestType<Args & DaebugOptions & DaebugFixtures, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;

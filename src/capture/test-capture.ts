@@ -137,7 +137,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
   async settle(timeoutMs: number, options: { newTargets?: boolean; contextsClosing?: boolean } = {}): Promise<void> {
     if (options.contextsClosing) this.reads.contextsClosing = true;
     let timer: NodeJS.Timeout | undefined;
-    const barrier = (async () => {
+    const barrier = this.inOneCall(async () => {
       // At the test's end a target made in its last moment has nothing left to say that the context's close keeps.
       if (options.newTargets !== false) await Promise.all([...this.connections].map((connection) => connection.sync().catch(() => undefined)));
       const targets = [...this.connections].flatMap((connection) => connection.liveTargets());
@@ -148,7 +148,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
         ),
       );
       await this.reads.flush();
-    })();
+    });
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
     await Promise.race([barrier, timeout]);
     clearTimeout(timer);
@@ -156,7 +156,13 @@ export class TestCapture implements TargetListener, RuntimeSink {
 
   /** Reads the values logged so far (at a job's end): cheap when nothing waits. */
   flushReads(): Promise<void> {
-    return this.reads.flush();
+    return this.inOneCall(() => this.reads.flush());
+  }
+
+  /** Runs `fn` as one internal Playwright call, so the commands it sends share it (BrowserConnection.batch). */
+  private inOneCall<T>(fn: () => Promise<T>): Promise<T> {
+    const [connection] = this.connections;
+    return connection ? connection.batch(fn) : fn();
   }
 
   /** The realm name of a page, frame or worker, as its events carry it. */

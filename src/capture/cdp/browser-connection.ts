@@ -41,7 +41,7 @@ export class BrowserConnection implements TargetListener {
   private static async open(browser: Browser): Promise<BrowserConnection> {
     const session = await internalCall(browser, () => browser.newBrowserCDPSession());
     const connection = new BrowserConnection(session);
-    session.on('Target.targetCreated', ({ targetInfo }) => void connection.attach(targetInfo));
+    session.on('Target.targetCreated', ({ targetInfo }) => void connection.batch(() => connection.attach(targetInfo)));
     session.on('Target.targetInfoChanged', ({ targetInfo }) => {
       const target = connection.targets.get(targetInfo.targetId);
       if (target) target.url = targetInfo.url;
@@ -59,6 +59,15 @@ export class BrowserConnection implements TargetListener {
 
   private send(method: string, params?: object): Promise<any> {
     return internalCall(this.session, () => this.session.send(method as never, params as never));
+  }
+
+  /**
+   * Runs `fn` as one internal Playwright call: the commands it sends share it. Playwright captures and maps a stack
+   * for every API call it starts outside one, which made each of daebug's commands cost far more in the worker than
+   * the command itself.
+   */
+  batch<T>(fn: () => Promise<T>): Promise<T> {
+    return internalCall(this.session, fn);
   }
 
   /** Ignores a browser context from now on (its test ended; Playwright closes it next). */
@@ -106,7 +115,9 @@ export class BrowserConnection implements TargetListener {
   /** Resolves once every target the browser has now is attached and listened to. */
   async sync(): Promise<void> {
     const { targetInfos } = (await this.send('Target.getTargets', { filter: DISCOVERY_FILTER })) as { targetInfos: TargetInfo[] };
-    for (const info of targetInfos) void this.attach(info);
+    await this.batch(async () => {
+      for (const info of targetInfos) void this.attach(info);
+    });
     // A target that never answers (a service worker being torn down, a frozen page) must not stall the test.
     let timer: NodeJS.Timeout | undefined;
     const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, SYNC_MS)));

@@ -17,6 +17,8 @@ export interface TargetListener {
   onDetached(target: Target): void;
   /** Whether the running test wants failed requests (`daebugNetwork` is not `off`). */
   wantsNetwork?(): boolean;
+  /** Runs `fn` so that the commands it sends share one internal Playwright call. */
+  batch?<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 let nextKey = 0;
@@ -142,7 +144,8 @@ export class Target {
     this.children.set(sessionId, child);
     this.listener.onAttached(child);
     // A child left waiting would hang the page's worker for good: it is resumed even if enabling fails.
-    child.enable(params.waitingForDebugger).catch(() => (params.waitingForDebugger ? child.send('Runtime.runIfWaitingForDebugger').catch(() => undefined) : undefined));
+    const enable = () => child.enable(params.waitingForDebugger).catch(() => (params.waitingForDebugger ? child.send('Runtime.runIfWaitingForDebugger').catch(() => undefined) : undefined));
+    void (this.listener.batch ? this.listener.batch(enable) : enable());
   }
 
   close(): void {
