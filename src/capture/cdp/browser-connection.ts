@@ -1,8 +1,12 @@
 import type { Browser, CDPSession } from '@playwright/test';
 import { internalCall } from './internal-call';
+import { tapPlaywright, type PlaywrightTap, type TapMessage } from './playwright-tap';
 import { Target, type TargetInfo, type TargetListener, type TargetType } from './target';
 
 const TOP_TYPES: ReadonlySet<string> = new Set(['page', 'service_worker', 'shared_worker']);
+/** What Playwright attaches to itself, from the browser (top) and from a page or worker (child). */
+const TAPPED_TOP_TYPES: ReadonlySet<string> = new Set(['page', 'service_worker']);
+const TAPPED_CHILD_TYPES: ReadonlySet<string> = new Set(['iframe', 'worker']);
 const DISCOVERY_FILTER = [{ type: 'page' }, { type: 'service_worker' }, { type: 'shared_worker' }];
 
 /** How long `sync()` waits for targets to attach. */
@@ -24,8 +28,15 @@ export class BrowserConnection implements TargetListener {
   asyncStackDepth = 0;
   /** Contexts whose test ended and that Playwright closes next: what their targets still say belongs to no test. */
   private readonly retired = new Set<string>();
+  /** Targets read on Playwright's own sessions, by Playwright's session id. */
+  private readonly tapped = new Map<string, Target>();
+  /** With a tap: the pages and service workers that existed before it, which daebug attaches to itself. */
+  private readonly before = new Set<string>();
 
-  private constructor(private readonly session: CDPSession) {}
+  private constructor(
+    private readonly session: CDPSession,
+    private readonly tap: PlaywrightTap | undefined,
+  ) {}
 
   /** The connection of `browser`, opened on first use; undefined when the browser is not Chromium. */
   static for(browser: Browser): Promise<BrowserConnection> {
@@ -40,7 +51,14 @@ export class BrowserConnection implements TargetListener {
 
   private static async open(browser: Browser): Promise<BrowserConnection> {
     const session = await internalCall(browser, () => browser.newBrowserCDPSession());
-    const connection = new BrowserConnection(session);
+    const tap = tapPlaywright(browser);
+    const connection = new BrowserConnection(session, tap);
+    if (tap) {
+      // Listening first: a target Playwright attaches from now on is the tap's, one that existed already is daebug's.
+      tap.listen((message) => connection.onTapMessage(message));
+      const { targetInfos } = (await connection.send('Target.getTargets', { filter: DISCOVERY_FILTER })) as { targetInfos: TargetInfo[] };
+      for (const info of targetInfos) if (!connection.targets.has(info.targetId)) connection.before.add(info.targetId);
+    }
     session.on('Target.targetCreated', ({ targetInfo }) => void connection.batch(() => connection.attach(targetInfo)));
     session.on('Target.targetInfoChanged', ({ targetInfo }) => {
       const target = connection.targets.get(targetInfo.targetId);
@@ -127,6 +145,8 @@ export class BrowserConnection implements TargetListener {
 
   private attach(info: TargetInfo): Promise<void> {
     if (!TOP_TYPES.has(info.type) || this.targets.has(info.targetId) || (info.browserContextId && this.retired.has(info.browserContextId))) return this.attaching.get(info.targetId) ?? Promise.resolve();
+    // Playwright attaches to every new page and service worker itself: the tap reads them on its session.
+    if (this.tap && TAPPED_TOP_TYPES.has(info.type) && !this.before.has(info.targetId)) return Promise.resolve();
     let sessionId = '';
     // Until the attach answers, commands name the target: they go out right behind it, a round trip sooner, which
     // is what lets daebug hear a popup that logs and closes in its first moments.
@@ -147,6 +167,37 @@ export class BrowserConnection implements TargetListener {
     return attached;
   }
 
+  /**
+   * A message on one of Playwright's sessions. Playwright's browser session announces pages and service workers,
+   * a page's or worker's session its frames and workers; each gets a Target that commands go out on Playwright's
+   * session. Answers to commands are Playwright's to handle.
+   */
+  private onTapMessage(message: TapMessage): void {
+    const { method, params, sessionId } = message;
+    if (!method || message.id !== undefined) return;
+    if (method === 'Target.attachedToTarget') return this.onTapAttached(sessionId, params);
+    if (method === 'Target.detachedFromTarget') return void this.tapped.get(params?.sessionId)?.close();
+    const target = sessionId ? this.tapped.get(sessionId) : undefined;
+    target?.dispatch(method, params);
+  }
+
+  private onTapAttached(parentSessionId: string | undefined, params: { sessionId: string; targetInfo: TargetInfo & { browserContextId?: string } }): void {
+    const { sessionId, targetInfo } = params;
+    const parent = parentSessionId ? this.tapped.get(parentSessionId) : undefined;
+    // Top-level targets come from Playwright's browser session (no session id); children from a tapped target's.
+    if (parentSessionId ? !parent || !TAPPED_CHILD_TYPES.has(targetInfo.type) : !TAPPED_TOP_TYPES.has(targetInfo.type) || !targetInfo.browserContextId) return;
+    if (this.targets.has(targetInfo.targetId) || this.before.has(targetInfo.targetId)) return;
+    const direct = (method: string, commandParams?: object) => this.tap!.send(sessionId, method, commandParams);
+    const type: TargetType = parent ? (targetInfo.type === 'iframe' ? 'iframe' : 'worker') : (targetInfo.type as TargetType);
+    const rejectPost = () => Promise.reject(new Error('a tapped target has no session of daebug'));
+    const target = new Target(type, targetInfo.url, targetInfo.targetId, parent ? parent.browserContextId : targetInfo.browserContextId, parent, rejectPost, this, direct);
+    this.tapped.set(sessionId, target);
+    if (parent) parent.children.set(sessionId, target);
+    else this.targets.set(targetInfo.targetId, target);
+    this.onAttached(target);
+    void target.enable(false).catch(() => undefined);
+  }
+
   private detached(sessionId: string): void {
     const target = this.bySession.get(sessionId);
     if (!target) return;
@@ -165,6 +216,7 @@ export class BrowserConnection implements TargetListener {
 
   onDetached(target: Target): void {
     if (!target.parent) this.targets.delete(target.targetId);
+    if (target.tapped) for (const [id, tapped] of this.tapped) if (tapped === target) this.tapped.delete(id);
     if (!this.isRetired(target)) this.listener?.onDetached(target);
   }
 }

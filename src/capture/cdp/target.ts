@@ -42,6 +42,8 @@ export class Target {
   /** Playwright's utility worlds and isolated worlds: their console traffic is not the page's. */
   readonly ignoredContexts = new Set<number>();
   private nextId = 0;
+  /** A tapped target's async stack depth, sent once Playwright enabled Runtime on it. */
+  private asyncDepthOnRuntime = 0;
   private readonly waiting = new Map<number, { resolve(value: any): void; reject(error: Error): void }>();
 
   constructor(
@@ -52,7 +54,14 @@ export class Target {
     readonly parent: Target | undefined,
     private readonly post: (message: string) => Promise<unknown>,
     private readonly listener: TargetListener,
+    /** Set for a target read on Playwright's own session (PlaywrightTap): commands go out on that session. */
+    private readonly direct?: (method: string, params?: object) => Promise<any>,
   ) {}
+
+  /** Whether this target is read on Playwright's own session rather than one of daebug's. */
+  get tapped(): boolean {
+    return this.direct !== undefined;
+  }
 
   get root(): Target {
     return this.parent ? this.parent.root : this;
@@ -64,6 +73,7 @@ export class Target {
 
   send(method: string, params?: object): Promise<any> {
     if (this.closed) return Promise.reject(new Error(`${this.type} target closed`));
+    if (this.direct) return this.direct(method, params);
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
@@ -79,6 +89,13 @@ export class Target {
    * (`waitForDebuggerOnStart`) resumes only after Runtime is enabled: none of its first messages is lost.
    */
   enable(held: boolean): Promise<unknown> {
+    if (this.direct) {
+      // Playwright's session has every domain daebug reads on already, and resumes the target itself. Async stacks
+      // wait for its Runtime.enable (V8 ignores the depth before): its first execution context says it was done.
+      this.network = this.listener.wantsNetwork?.() ?? false;
+      this.asyncDepthOnRuntime = this.listener.asyncStackDepth ?? 0;
+      return Promise.resolve();
+    }
     // Network first: Playwright's own session resumes a held worker too, and a request has no replay as console calls do.
     const commands: Array<Promise<unknown>> = this.listener.wantsNetwork?.() ? [this.enableNetwork()] : [];
     commands.push(this.send('Runtime.enable'));
@@ -97,6 +114,8 @@ export class Target {
    */
   setNetwork(on: boolean): void {
     if (on === this.network || this.closed) return;
+    // Playwright's own session always has Network on: daebug only stops reading it.
+    if (this.direct) return void (this.network = on);
     if (on) void this.enableNetwork().catch(() => undefined);
     else {
       this.network = false;
@@ -117,6 +136,16 @@ export class Target {
 
   private autoAttach(filter: object[]): Promise<unknown> {
     return this.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: false, filter });
+  }
+
+  /** An event of a tapped target, as Playwright's session received it. */
+  dispatch(method: string, params: any): void {
+    if (this.closed || (!this.network && method.startsWith('Network.'))) return;
+    if (this.asyncDepthOnRuntime > 0 && method === 'Runtime.executionContextCreated') {
+      void this.setAsyncStackDepth(this.asyncDepthOnRuntime).catch(() => undefined);
+      this.asyncDepthOnRuntime = 0;
+    }
+    this.listener.onEvent(this, method, params);
   }
 
   receive(raw: string): void {

@@ -92,7 +92,8 @@ export class ValueReads {
     const done = Promise.all([...byContext.values()].map((batch) => this.read(target, batch))).then(() => {
       // Console arguments stay alive in the page for daebug's session until released; nothing waits for that, and
       // at the test's end the context's close releases them anyway.
-      if (reads.length && !this.contextsClosing) void target.send('Runtime.releaseObjectGroup', { objectGroup: 'console' }).catch(() => undefined);
+      // On Playwright's own session (tapped) the objects are Playwright's console handles too: they stay.
+      if (reads.length && !this.contextsClosing && !target.tapped) void target.send('Runtime.releaseObjectGroup', { objectGroup: 'console' }).catch(() => undefined);
     });
     this.inflight.add(done);
     void done.finally(() => this.inflight.delete(done));
