@@ -118,155 +118,163 @@ interface Brief {
 
 test.describe.configure({ mode: 'default' });
 
-let run: HostileRun;
+// Both ways daebug reads a target: Playwright's own sessions (PlaywrightTap, where the runner drives the browser in its
+// process) and daebug's own sessions (everywhere else).
+for (const sessions of ['playwright', 'own'] as const) {
+  test.describe(`${sessions} sessions`, () => {
+    let run: HostileRun;
 
-test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  run = await sharedRun('capture-targets', { 'targets.spec.ts': spec }, { configExtra: "workers: 2, fullyParallel: true, outputDir: './test-results',", timeoutMs: 230_000 });
-});
+    test.beforeAll(async () => {
+      test.setTimeout(240_000);
+      // 'own': daebug's own CDP sessions everywhere, the path for browsers driven from another process (a Playwright server).
+      const env: Record<string, string> = sessions === 'own' ? { DAEBUG_OWN_SESSIONS: '1' } : {};
+      run = await sharedRun(`capture-targets-${sessions}`, { 'targets.spec.ts': spec }, { configExtra: "workers: 2, fullyParallel: true, outputDir: './test-results',", timeoutMs: 230_000, env });
+    });
 
-const observed = (name: string): any => observedIn(run, name);
+    const observed = (name: string): any => observedIn(run, name);
 
-function reportEvents(title: string): Brief[] {
-  return (reported(run, title).json.events as any[]).map((e) => ({ realm: e.realm, type: e.type, source: e.source, message: e.message }));
-}
-
-const show = (events: Brief[]) => events.map((e) => `${e.realm} ${e.source} ${JSON.stringify(e.message).slice(0, 120)}`).join('\n');
-const matching = (events: Brief[], realm: string, source: string, message: string | RegExp) =>
-  events.filter((e) => e.realm === realm && e.source === source && (typeof message === 'string' ? e.message === message : message.test(e.message)));
-
-/** Asserts that `events` hold exactly one event of `source` in `realm` whose message is (or matches) `message`: not lost, not captured twice. */
-function expectEvent(events: Brief[], realm: string, source: string, message: string | RegExp, label: string): void {
-  const found = matching(events, realm, source, message).length;
-  expect.soft(found, `${label}: expected one ${source} ${message} in realm ${realm}, found ${found}; got:\n${show(events)}`).toBe(1);
-}
-
-test('every target scenario ran to its end', () => {
-  expect(run.signal, 'the inline run ended by itself').toBeNull();
-  const titles = [...run.byTitle.keys()];
-  expect(titles, run.output.slice(-4000)).toHaveLength(6 + POPUP_RUNS + ORDER_RUNS);
-  for (const [title, r] of run.byTitle) expect.soft(r.json.test.status, `${title}\n${run.output.slice(-4000)}`).toBe('passed');
-});
-
-test(`1. a popup that logs and errors in its first task, then closes, keeps its events under page-2 (${POPUP_RUNS} runs)`, () => {
-  for (let i = 0; i < POPUP_RUNS; i++) {
-    const title = `popup that logs, errors and closes ${i}`;
-    const r = reported(run, title).json;
-    expect.soft(r.realms, `run ${i}`).toEqual(expect.arrayContaining(['page', 'page-2']));
-    for (const [label, events] of [[`run ${i} report`, reportEvents(title)], [`run ${i} daebug.events()`, observed(`popup-${i}`) as Brief[]]] as const) {
-      expectEvent(events, 'page-2', 'console.log', 'popup hello', label);
-      expectEvent(events, 'page-2', 'console.error', 'popup console error', label);
-      expectEvent(events, 'page-2', 'window.onerror', 'Error: popup uncaught before close', label);
+    function reportEvents(title: string): Brief[] {
+      return (reported(run, title).json.events as any[]).map((e) => ({ realm: e.realm, type: e.type, source: e.source, message: e.message }));
     }
-  }
-});
 
-test('2. a worker started by a worker is captured as worker:inner.js', () => {
-  const title = 'nested dedicated worker';
-  const r = reported(run, title).json;
-  expect.soft(r.realms).toEqual(expect.arrayContaining(['page', 'worker:outer.js', 'worker:inner.js']));
-  for (const [label, events] of [['report', reportEvents(title)], ['daebug.events()', observed('nested') as Brief[]]] as const) {
-    expectEvent(events, 'worker:outer.js', 'console.log', 'outer hello', label);
-    expectEvent(events, 'worker:inner.js', 'worker.start', /\/targets\/inner\.js$/, label);
-    expectEvent(events, 'worker:inner.js', 'console.log', /^inner hello .*depth/, label);
-    expectEvent(events, 'worker:inner.js', 'self.onerror', 'Error: inner uncaught', label);
-  }
-});
+    const show = (events: Brief[]) => events.map((e) => `${e.realm} ${e.source} ${JSON.stringify(e.message).slice(0, 120)}`).join('\n');
+    const matching = (events: Brief[], realm: string, source: string, message: string | RegExp) =>
+      events.filter((e) => e.realm === realm && e.source === source && (typeof message === 'string' ? e.message === message : message.test(e.message)));
 
-test('3a. a service worker is captured as service-worker:sw.js: console, uncaught error and rejection', () => {
-  const title = 'service worker logs and throws';
-  const r = reported(run, title).json;
-  expect.soft(r.realms).toEqual(expect.arrayContaining(['page', 'service-worker:sw.js']));
-  for (const [label, events] of [['report', reportEvents(title)], ['daebug.events()', observed('service-worker') as Brief[]]] as const) {
-    expectEvent(events, 'service-worker:sw.js', 'console.log', 'sw got boom', label);
-    expectEvent(events, 'service-worker:sw.js', 'self.onerror', 'Error: sw uncaught', label);
-    expectEvent(events, 'service-worker:sw.js', 'unhandledrejection', 'Error: sw rejection', label);
-  }
-});
-
-test("3b. a service worker's console.log while its script first runs (install) is kept", () => {
-  const events = reportEvents('service worker logs and throws');
-  expectEvent(events, 'service-worker:sw.js', 'console.log', /^sw hello .*script/, 'report');
-  expectEvent(observed('service-worker'), 'service-worker:sw.js', 'console.log', /^sw hello .*script/, 'daebug.events()');
-});
-
-test('3c. a shared worker is captured as shared-worker:shared.js: console, uncaught error and rejection', () => {
-  const title = 'shared worker logs and throws';
-  const r = reported(run, title).json;
-  expect.soft(r.realms).toEqual(expect.arrayContaining(['page', 'shared-worker:shared.js']));
-  for (const [label, events] of [['report', reportEvents(title)], ['daebug.events()', observed('shared-worker') as Brief[]]] as const) {
-    expectEvent(events, 'shared-worker:shared.js', 'console.log', /^shared hello .*script/, label);
-    expectEvent(events, 'shared-worker:shared.js', 'console.log', 'shared got boom', label);
-    expectEvent(events, 'shared-worker:shared.js', 'self.onerror', 'Error: shared uncaught', label);
-    expectEvent(events, 'shared-worker:shared.js', 'unhandledrejection', 'Error: shared rejection', label);
-  }
-});
-
-for (const [title, name] of [
-  ['context created by the test', 'context-2'],
-  ['page created with browser.newPage', 'browser-new-page'],
-] as const) {
-  test(`4. ${title}: its page and worker are captured as context-2:page and context-2:worker:x.js`, () => {
-    const r = reported(run, title).json;
-    expect.soft(r.realms).toEqual(expect.arrayContaining(['page', 'context-2:page', 'context-2:worker:x.js']));
-    for (const [label, events] of [['report', reportEvents(title)], ['daebug.events()', observed(name) as Brief[]]] as const) {
-      // The test's own page stays `page`, unprefixed.
-      expectEvent(events, 'page', 'navigation', /\/index\.html$/, label);
-      expectEvent(events, 'context-2:page', 'navigation', /\/targets\/context\.html$/, label);
-      expectEvent(events, 'context-2:page', 'console.log', /^context page hello .*context/, label);
-      expectEvent(events, 'context-2:page', 'window.onerror', 'Error: context page uncaught', label);
-      expectEvent(events, 'context-2:worker:x.js', 'console.log', 'x worker hello', label);
-      expectEvent(events, 'context-2:worker:x.js', 'self.onerror', 'Error: x worker uncaught', label);
-      // Nothing of the second context leaks into the first context's realms.
-      expect.soft(events.filter((e) => /context page|x worker/.test(e.message) && !e.realm.startsWith('context-2:')), `${label}:\n${show(events)}`).toEqual([]);
+    /** Asserts that `events` hold exactly one event of `source` in `realm` whose message is (or matches) `message`: not lost, not captured twice. */
+    function expectEvent(events: Brief[], realm: string, source: string, message: string | RegExp, label: string): void {
+      const found = matching(events, realm, source, message).length;
+      expect.soft(found, `${label}: expected one ${source} ${message} in realm ${realm}, found ${found}; got:\n${show(events)}`).toBe(1);
     }
+
+    test('every target scenario ran to its end', () => {
+      expect(run.signal, 'the inline run ended by itself').toBeNull();
+      const titles = [...run.byTitle.keys()];
+      expect(titles, run.output.slice(-4000)).toHaveLength(6 + POPUP_RUNS + ORDER_RUNS);
+      for (const [title, r] of run.byTitle) expect.soft(r.json.test.status, `${title}\n${run.output.slice(-4000)}`).toBe('passed');
+    });
+
+    test(`1. a popup that logs and errors in its first task, then closes, keeps its events under page-2 (${POPUP_RUNS} runs)`, () => {
+      for (let i = 0; i < POPUP_RUNS; i++) {
+        const title = `popup that logs, errors and closes ${i}`;
+        const r = reported(run, title).json;
+        expect.soft(r.realms, `run ${i}`).toEqual(expect.arrayContaining(['page', 'page-2']));
+        for (const [label, events] of [[`run ${i} report`, reportEvents(title)], [`run ${i} daebug.events()`, observed(`popup-${i}`) as Brief[]]] as const) {
+          expectEvent(events, 'page-2', 'console.log', 'popup hello', label);
+          expectEvent(events, 'page-2', 'console.error', 'popup console error', label);
+          expectEvent(events, 'page-2', 'window.onerror', 'Error: popup uncaught before close', label);
+        }
+      }
+    });
+
+    test('2. a worker started by a worker is captured as worker:inner.js', () => {
+      const title = 'nested dedicated worker';
+      const r = reported(run, title).json;
+      expect.soft(r.realms).toEqual(expect.arrayContaining(['page', 'worker:outer.js', 'worker:inner.js']));
+      for (const [label, events] of [['report', reportEvents(title)], ['daebug.events()', observed('nested') as Brief[]]] as const) {
+        expectEvent(events, 'worker:outer.js', 'console.log', 'outer hello', label);
+        expectEvent(events, 'worker:inner.js', 'worker.start', /\/targets\/inner\.js$/, label);
+        expectEvent(events, 'worker:inner.js', 'console.log', /^inner hello .*depth/, label);
+        expectEvent(events, 'worker:inner.js', 'self.onerror', 'Error: inner uncaught', label);
+      }
+    });
+
+    test('3a. a service worker is captured as service-worker:sw.js: console, uncaught error and rejection', () => {
+      const title = 'service worker logs and throws';
+      const r = reported(run, title).json;
+      expect.soft(r.realms).toEqual(expect.arrayContaining(['page', 'service-worker:sw.js']));
+      for (const [label, events] of [['report', reportEvents(title)], ['daebug.events()', observed('service-worker') as Brief[]]] as const) {
+        expectEvent(events, 'service-worker:sw.js', 'console.log', 'sw got boom', label);
+        expectEvent(events, 'service-worker:sw.js', 'self.onerror', 'Error: sw uncaught', label);
+        expectEvent(events, 'service-worker:sw.js', 'unhandledrejection', 'Error: sw rejection', label);
+      }
+    });
+
+    test("3b. a service worker's console.log while its script first runs (install) is kept", () => {
+      const events = reportEvents('service worker logs and throws');
+      expectEvent(events, 'service-worker:sw.js', 'console.log', /^sw hello .*script/, 'report');
+      expectEvent(observed('service-worker'), 'service-worker:sw.js', 'console.log', /^sw hello .*script/, 'daebug.events()');
+    });
+
+    test('3c. a shared worker is captured as shared-worker:shared.js: console, uncaught error and rejection', () => {
+      const title = 'shared worker logs and throws';
+      const r = reported(run, title).json;
+      expect.soft(r.realms).toEqual(expect.arrayContaining(['page', 'shared-worker:shared.js']));
+      for (const [label, events] of [['report', reportEvents(title)], ['daebug.events()', observed('shared-worker') as Brief[]]] as const) {
+        expectEvent(events, 'shared-worker:shared.js', 'console.log', /^shared hello .*script/, label);
+        expectEvent(events, 'shared-worker:shared.js', 'console.log', 'shared got boom', label);
+        expectEvent(events, 'shared-worker:shared.js', 'self.onerror', 'Error: shared uncaught', label);
+        expectEvent(events, 'shared-worker:shared.js', 'unhandledrejection', 'Error: shared rejection', label);
+      }
+    });
+
+    for (const [title, name] of [
+      ['context created by the test', 'context-2'],
+      ['page created with browser.newPage', 'browser-new-page'],
+    ] as const) {
+      test(`4. ${title}: its page and worker are captured as context-2:page and context-2:worker:x.js`, () => {
+        const r = reported(run, title).json;
+        expect.soft(r.realms).toEqual(expect.arrayContaining(['page', 'context-2:page', 'context-2:worker:x.js']));
+        for (const [label, events] of [['report', reportEvents(title)], ['daebug.events()', observed(name) as Brief[]]] as const) {
+          // The test's own page stays `page`, unprefixed.
+          expectEvent(events, 'page', 'navigation', /\/index\.html$/, label);
+          expectEvent(events, 'context-2:page', 'navigation', /\/targets\/context\.html$/, label);
+          expectEvent(events, 'context-2:page', 'console.log', /^context page hello .*context/, label);
+          expectEvent(events, 'context-2:page', 'window.onerror', 'Error: context page uncaught', label);
+          expectEvent(events, 'context-2:worker:x.js', 'console.log', 'x worker hello', label);
+          expectEvent(events, 'context-2:worker:x.js', 'self.onerror', 'Error: x worker uncaught', label);
+          // Nothing of the second context leaks into the first context's realms.
+          expect.soft(events.filter((e) => /context page|x worker/.test(e.message) && !e.realm.startsWith('context-2:')), `${label}:\n${show(events)}`).toEqual([]);
+        }
+      });
+    }
+
+    test('5. two workers from one script URL get worker:w.js and worker:w.js#2; terminating one closes only that realm', () => {
+      const { before, after } = observed('pool') as { before: Brief[]; after: Brief[] };
+      const realmOf = (events: Brief[], message: string) => events.find((e) => e.source === 'console.log' && e.message === message)?.realm;
+      const one = realmOf(after, 'w started one');
+      const two = realmOf(after, 'w started two');
+      expect([one, two].sort(), `each worker has a realm of its own:\n${show(after)}`).toEqual(['worker:w.js', 'worker:w.js#2']);
+      // Both started, neither closed, before the terminate.
+      expect(before.filter((e) => e.source === 'worker.close'), show(before)).toEqual([]);
+      expect(before.filter((e) => e.source === 'worker.start').map((e) => e.realm).sort(), show(before)).toEqual(['worker:w.js', 'worker:w.js#2']);
+      // The terminated worker (named 'two') closed; the other did not.
+      expect(after.filter((e) => e.source === 'worker.close').map((e) => e.realm), show(after)).toEqual([two]);
+
+      const title = 'pool of two workers from one script';
+      const r = reported(run, title).json;
+      const events = reportEvents(title);
+      expect(r.realms).toEqual(expect.arrayContaining(['page', 'worker:w.js', 'worker:w.js#2']));
+      expect(realmOf(events, 'w started one'), show(events)).toBe(one);
+      expect(realmOf(events, 'w started two'), show(events)).toBe(two);
+      // The report also holds what the end of the test closed: the terminated worker's close comes first, and once.
+      const closes = events.filter((e) => e.source === 'worker.close');
+      expect(closes.filter((e) => e.realm === two), show(events)).toHaveLength(1);
+      expect(closes[0]?.realm, show(events)).toBe(two);
+      expect(closes.every((e) => e.realm === one || e.realm === two), show(events)).toBe(true);
+    });
+
+    /** Positions of the document's navigation, the worker's start and the worker's first console event. */
+    function causalPositions(events: Brief[]): { navigation: number; start: number; firstConsole: number } {
+      return {
+        navigation: events.findIndex((e) => e.realm === 'page' && e.source === 'navigation' && e.message.endsWith('/targets/order.html')),
+        start: events.findIndex((e) => e.realm === 'worker:order-worker.js' && e.source === 'worker.start'),
+        firstConsole: events.findIndex((e) => e.realm === 'worker:order-worker.js' && e.source.startsWith('console.')),
+      };
+    }
+
+    test(`8. causal order, ${ORDER_RUNS} runs: navigation, then worker.start, then the worker's first console event`, () => {
+      const problems: string[] = [];
+      for (let i = 0; i < ORDER_RUNS; i++) {
+        for (const [label, events] of [['report', reportEvents(`causal order ${i}`)], ['daebug.events()', observed(`order-${i}`) as Brief[]]] as const) {
+          const at = causalPositions(events);
+          const ok = at.navigation >= 0 && at.start > at.navigation && at.firstConsole > at.start;
+          if (!ok) problems.push(`run ${i} (${label}): ${JSON.stringify(at)}\n${show(events)}`);
+          const first = events[at.firstConsole];
+          if (ok && (first?.source !== 'console.log' || first.message !== 'order worker first')) problems.push(`run ${i} (${label}): first worker console event is ${JSON.stringify(first)}`);
+        }
+      }
+      expect(problems, problems.join('\n\n')).toEqual([]);
+    });
   });
 }
-
-test('5. two workers from one script URL get worker:w.js and worker:w.js#2; terminating one closes only that realm', () => {
-  const { before, after } = observed('pool') as { before: Brief[]; after: Brief[] };
-  const realmOf = (events: Brief[], message: string) => events.find((e) => e.source === 'console.log' && e.message === message)?.realm;
-  const one = realmOf(after, 'w started one');
-  const two = realmOf(after, 'w started two');
-  expect([one, two].sort(), `each worker has a realm of its own:\n${show(after)}`).toEqual(['worker:w.js', 'worker:w.js#2']);
-  // Both started, neither closed, before the terminate.
-  expect(before.filter((e) => e.source === 'worker.close'), show(before)).toEqual([]);
-  expect(before.filter((e) => e.source === 'worker.start').map((e) => e.realm).sort(), show(before)).toEqual(['worker:w.js', 'worker:w.js#2']);
-  // The terminated worker (named 'two') closed; the other did not.
-  expect(after.filter((e) => e.source === 'worker.close').map((e) => e.realm), show(after)).toEqual([two]);
-
-  const title = 'pool of two workers from one script';
-  const r = reported(run, title).json;
-  const events = reportEvents(title);
-  expect(r.realms).toEqual(expect.arrayContaining(['page', 'worker:w.js', 'worker:w.js#2']));
-  expect(realmOf(events, 'w started one'), show(events)).toBe(one);
-  expect(realmOf(events, 'w started two'), show(events)).toBe(two);
-  // The report also holds what the end of the test closed: the terminated worker's close comes first, and once.
-  const closes = events.filter((e) => e.source === 'worker.close');
-  expect(closes.filter((e) => e.realm === two), show(events)).toHaveLength(1);
-  expect(closes[0]?.realm, show(events)).toBe(two);
-  expect(closes.every((e) => e.realm === one || e.realm === two), show(events)).toBe(true);
-});
-
-/** Positions of the document's navigation, the worker's start and the worker's first console event. */
-function causalPositions(events: Brief[]): { navigation: number; start: number; firstConsole: number } {
-  return {
-    navigation: events.findIndex((e) => e.realm === 'page' && e.source === 'navigation' && e.message.endsWith('/targets/order.html')),
-    start: events.findIndex((e) => e.realm === 'worker:order-worker.js' && e.source === 'worker.start'),
-    firstConsole: events.findIndex((e) => e.realm === 'worker:order-worker.js' && e.source.startsWith('console.')),
-  };
-}
-
-test(`8. causal order, ${ORDER_RUNS} runs: navigation, then worker.start, then the worker's first console event`, () => {
-  const problems: string[] = [];
-  for (let i = 0; i < ORDER_RUNS; i++) {
-    for (const [label, events] of [['report', reportEvents(`causal order ${i}`)], ['daebug.events()', observed(`order-${i}`) as Brief[]]] as const) {
-      const at = causalPositions(events);
-      const ok = at.navigation >= 0 && at.start > at.navigation && at.firstConsole > at.start;
-      if (!ok) problems.push(`run ${i} (${label}): ${JSON.stringify(at)}\n${show(events)}`);
-      const first = events[at.firstConsole];
-      if (ok && (first?.source !== 'console.log' || first.message !== 'order worker first')) problems.push(`run ${i} (${label}): first worker console event is ${JSON.stringify(first)}`);
-    }
-  }
-  expect(problems, problems.join('\n\n')).toEqual([]);
-});

@@ -117,7 +117,8 @@ export class TestCapture implements TargetListener, RuntimeSink {
    */
   async addFixturePage(page: Page): Promise<void> {
     await this.addContext(page.context());
-    await this.ready();
+    // A tapped page is known the moment Playwright attaches to it, before newPage() resolves: nothing to wait for.
+    if (![...this.connections].every((connection) => connection.tapsPlaywright)) await this.ready();
     if (this.ended) return;
     const pages = [...this.connections].flatMap((c) => c.liveTargets()).filter((t) => t.type === 'page' && !t.parent);
     const newest = pages[pages.length - 1];

@@ -88,6 +88,11 @@ export class BrowserConnection implements TargetListener {
     return internalCall(this.session, fn);
   }
 
+  /** Whether pages and workers are read on Playwright's own sessions (PlaywrightTap). */
+  get tapsPlaywright(): boolean {
+    return this.tap !== undefined;
+  }
+
   /** Ignores a browser context from now on (its test ended; Playwright closes it next). */
   retire(browserContextId: string): void {
     this.retired.add(browserContextId);
