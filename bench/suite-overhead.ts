@@ -49,7 +49,8 @@ function checkReports(dir: string): void {
 
 /**
  * Extra daebug projects to split the cost by feature, run in the same alternating rounds:
- * BENCH_SUITE_VARIANTS='net-off={"daebugNetwork":"off"};live-off={"daebugLive":false}' (name=JSON of `use` options).
+ * BENCH_SUITE_VARIANTS='net-off={"daebugNetwork":"off"};live-off={"daebugLive":false}' (name=JSON of `use` options;
+ * an "env" key in it sets environment variables of that run instead, e.g. own={"env":{"DAEBUG_OWN_SESSIONS":"1"}}).
  */
 function variants(): Array<[string, Record<string, unknown>]> {
   const spec = process.env['BENCH_SUITE_VARIANTS'];
@@ -65,17 +66,17 @@ function variants(): Array<[string, Record<string, unknown>]> {
 export async function suiteOverhead(): Promise<Row[]> {
   const baseline = project('suite-baseline', '@playwright/test', `[['list']]`);
   const measured = project('suite-daebug', 'daebug', `[['list'], ['daebug/reporter']]`);
-  const projects: Array<[string, string]> = [['baseline', baseline], ['daebug', measured]];
-  for (const [name, use] of variants()) projects.push([name, project(`suite-${name}`, 'daebug', `[['list'], ['daebug/reporter']]`, use)]);
+  const projects: Array<[string, string, Record<string, string>?]> = [['baseline', baseline], ['daebug', measured]];
+  for (const [name, { env, ...use }] of variants()) projects.push([name, project(`suite-${name}`, 'daebug', `[['list'], ['daebug/reporter']]`, use), env as Record<string, string> | undefined]);
   // One test each first: compiles the specs into Playwright's cache and warms the disk.
-  for (const [, dir] of projects) await runPlaywright(dir, ['--grep', 'page 1$']);
+  for (const [, dir, env] of projects) await runPlaywright(dir, ['--grep', 'page 1$'], env);
 
   const walls: Record<string, number[]> = Object.fromEntries(projects.map(([name]) => [name, []]));
   const cpus: Record<string, number[]> = Object.fromEntries(projects.map(([name]) => [name, []]));
   const durations: Record<string, number[]> = Object.fromEntries(projects.map(([name]) => [name, []]));
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [which, dir] of projects) {
-      const run = await runPlaywright(dir);
+    for (const [which, dir, env] of projects) {
+      const run = await runPlaywright(dir, [], env);
       const tests = listDurations(run.output);
       if (tests.length !== FILES * TESTS_PER_FILE) throw new Error(`suite-overhead: ${which} printed ${tests.length} passed tests\n${run.output.slice(-2000)}`);
       walls[which]!.push(run.wallMs);

@@ -37,9 +37,30 @@ interface ServerConnection {
 
 const taps = new WeakMap<object, PlaywrightTap>();
 
+/**
+ * The first Playwright whose server was read for this: it attaches to nested workers itself and resumes them.
+ * Older ones get daebug's own sessions, which do both.
+ */
+const TAPPED_SINCE: readonly [number, number] = [1, 65];
+
+let versionOk: boolean | undefined;
+
+function playwrightIsKnown(): boolean {
+  if (versionOk === undefined) {
+    try {
+      const { version } = require('@playwright/test/package.json') as { version: string };
+      const [major = 0, minor = 0] = version.split('.').map(Number);
+      versionOk = major > TAPPED_SINCE[0] || (major === TAPPED_SINCE[0] && minor >= TAPPED_SINCE[1]);
+    } catch {
+      versionOk = false;
+    }
+  }
+  return versionOk;
+}
+
 /** The tap of `browser`'s connection, installed on first use; undefined when it cannot be had (see PlaywrightTap). */
 export function tapPlaywright(browser: Browser): PlaywrightTap | undefined {
-  if (process.env['DAEBUG_OWN_SESSIONS']) return undefined;
+  if (process.env['DAEBUG_OWN_SESSIONS'] || !playwrightIsKnown()) return undefined;
   let connection: ServerConnection | undefined;
   try {
     const toImpl = (browser as unknown as { _connection?: { toImpl?: (object: unknown) => unknown } })._connection?.toImpl;
