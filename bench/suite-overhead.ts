@@ -66,7 +66,7 @@ function variants(): Array<[string, Record<string, unknown>]> {
 export async function suiteOverhead(): Promise<Row[]> {
   const baseline = project('suite-baseline', '@playwright/test', `[['list']]`);
   const measured = project('suite-daebug', 'daebug', `[['list'], ['daebug/reporter']]`);
-  const projects: Array<[string, string, Record<string, string>?]> = [['baseline', baseline], ['daebug', measured]];
+  const projects: Array<[string, string, Record<string, string> | undefined]> = [['baseline', baseline, undefined], ['daebug', measured, undefined]];
   for (const [name, { env, ...use }] of variants()) projects.push([name, project(`suite-${name}`, 'daebug', `[['list'], ['daebug/reporter']]`, use), env as Record<string, string> | undefined]);
   // One test each first: compiles the specs into Playwright's cache and warms the disk.
   for (const [, dir, env] of projects) await runPlaywright(dir, ['--grep', 'page 1$'], env);
