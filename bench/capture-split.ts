@@ -9,7 +9,7 @@ import { fmt, launchOptions, log, median, port, repoRoot } from './lib';
  * attach). CPU of every Chromium process (from /proc) and of this process per page, variants alternating, medians.
  * Usage: npx tsx bench/capture-split.ts [rounds=6] [pages=20]   (needs the fixtures server on BENCH_PORT)
  */
-type Variant = { name: string; domains: string[]; read?: boolean | 'trivial' | 'evaluate' | 'sleep' };
+type Variant = { name: string; domains: string[]; read?: boolean | 'trivial' | 'evaluate' | 'sleep' | 'page-evaluate' };
 const ALL_VARIANTS: Variant[] = [
   { name: 'bare', domains: [] },
   { name: 'attach', domains: ['attach'] },
@@ -24,6 +24,8 @@ const ALL_VARIANTS: Variant[] = [
   { name: 'runtime+evaluate', domains: ['Runtime.enable'], read: 'evaluate' },
   { name: 'runtime+sleep', domains: ['Runtime.enable'], read: 'sleep' },
   { name: 'bare+sleep', domains: [], read: 'sleep' },
+  // What daebug costs the page when it reads Playwright's own session (PlaywrightTap): one round trip at the end.
+  { name: 'bare+evaluate', domains: [], read: 'page-evaluate' },
   { name: 'all-read', domains: ['Network.enable', 'Runtime.enable', 'Page.enable', 'Log.enable', 'Target.setAutoAttach'] },
   { name: 'all', domains: ['Network.enable', 'Runtime.enable', 'Page.enable', 'Log.enable', 'Target.setAutoAttach'], read: true },
 ];
@@ -131,7 +133,13 @@ async function main(): Promise<void> {
   const runOne = async (variant: Variant) => {
     const context = shared ? shared.context() : await browser.newContext();
     const page = shared ?? (await context.newPage());
-    const finish = variant.domains.length ? await attach(browser, session, variant, serializer) : variant.read === 'sleep' ? () => new Promise<void>((r) => setTimeout(r, 10)) : async () => undefined;
+    const finish = variant.domains.length
+      ? await attach(browser, session, variant, serializer)
+      : variant.read === 'sleep'
+        ? () => new Promise<void>((r) => setTimeout(r, 10))
+        : variant.read === 'page-evaluate'
+          ? async () => void (await page.evaluate(() => 0))
+          : async () => undefined;
     await page.goto(url);
     await page.waitForSelector('body[data-done]', { state: 'attached' });
     await finish();
