@@ -90,7 +90,9 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
     async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork, daebugAsyncStacks, daebugLive, trace }, use, testInfo) => {
       const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact, network: daebugNetwork, asyncStacks: daebugAsyncStacks, live: daebugLive });
       const recorder = new Recorder(options);
-      const live = options.live ? startLiveReport(recorder, testInfo) : undefined;
+      // Set only when daebug's reporter forked this worker: live reports go there, and it attaches the final Markdown.
+      const reporterRuns = liveReportsTarget(process.env[LIVE_ENV], process.ppid);
+      const live = options.live ? startLiveReport(recorder, testInfo, reporterRuns) : undefined;
       const startedMs = Date.now();
       try {
         await use(recorder);
@@ -99,7 +101,7 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
         await live?.stop();
       }
       // The worker's copy of the report is for the trace viewer; daebug's reporter attaches the final one for the rest.
-      const traceCopy = recordsTrace(trace, testInfo.retry) || !liveReportsTarget(process.env[LIVE_ENV], process.ppid);
+      const traceCopy = recordsTrace(trace, testInfo.retry) || !reporterRuns;
       await finish(recorder, testInfo, startedMs, traceCopy);
     },
     { auto: true, box: true },

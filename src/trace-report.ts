@@ -1,8 +1,8 @@
-import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
 import { formatMarkdown } from './format/markdown';
 import { buildAttempt, type RecordParts, type TestMeta } from './reporter/build-report';
 import { slugForTestInfo } from './report-path';
+import { testHeader } from './test-header';
 
 const DEFAULT_MAX_REPORT_BYTES = 256 * 1024;
 
@@ -12,20 +12,8 @@ const DEFAULT_MAX_REPORT_BYTES = 256 * 1024;
  * also groups events by `test.step` and lists earlier attempts.
  */
 export function traceMarkdown(record: RecordParts & { maxReportBytes?: number }, testInfo: TestInfo, failedByDaebug: boolean, durationMs: number): string {
-  const file = path.relative(testInfo.config.rootDir, testInfo.file).split(path.sep).join('/');
   const status = failedByDaebug && testInfo.status === 'passed' ? 'failed' : (testInfo.status ?? 'passed');
-  const meta: TestMeta = {
-    title: testInfo.title,
-    titlePath: [file, ...testInfo.titlePath.slice(1)],
-    file,
-    line: testInfo.line,
-    project: testInfo.project.name,
-    status,
-    expectedStatus: testInfo.expectedStatus,
-    retry: testInfo.retry,
-    duration: durationMs,
-  };
-  if (testInfo.repeatEachIndex > 0) meta.repeatEachIndex = testInfo.repeatEachIndex;
+  const meta: TestMeta = { ...testHeader(testInfo), status, duration: durationMs };
   const slug = slugForTestInfo(testInfo);
   return formatMarkdown({ ...buildAttempt(record, meta, []), markdownFile: `${slug}.md` }, { maxBytes: record.maxReportBytes ?? DEFAULT_MAX_REPORT_BYTES, jsonFile: `${slug}.json` });
 }

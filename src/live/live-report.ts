@@ -4,8 +4,9 @@ import type { TestInfo } from '@playwright/test';
 import type { Recorder } from '../capture/recorder';
 import { DaebugError, DaebugReportWriteError } from '../errors';
 import { slugForTestInfo } from '../report-path';
+import { testHeader } from '../test-header';
 import { writeAtomicAsync } from '../reporter/write';
-import { LIVE_ENV, liveReportsTarget } from './live-env';
+import { LIVE_ENV, liveReportsTarget, type WorkerLiveTarget } from './live-env';
 import { formatLiveReport, type RunningTest } from './live-view';
 import { runEnded } from './run-ended';
 
@@ -92,23 +93,10 @@ export class LiveReport {
  * Starts the live report of a test and writes its first version, when daebug's reporter runs in this run (not under
  * `--reporter=blob` alone, nor in merge-reports, which has no workers). Undefined otherwise.
  */
-export function startLiveReport(recorder: Recorder, testInfo: TestInfo): LiveReport | undefined {
-  const target = liveReportsTarget(process.env[LIVE_ENV], process.ppid);
+export function startLiveReport(recorder: Recorder, testInfo: TestInfo, target: WorkerLiveTarget | undefined = liveReportsTarget(process.env[LIVE_ENV], process.ppid)): LiveReport | undefined {
   if (!target) return undefined;
   const slug = slugForTestInfo(testInfo);
-  const file = path.relative(testInfo.config.rootDir, testInfo.file).split(path.sep).join('/');
-  // The same header fields the reporter gives the final report (src/reporter/index.ts writeTest).
-  const test: RunningTest = {
-    title: testInfo.title,
-    titlePath: [file, ...testInfo.titlePath.slice(1)],
-    file,
-    line: testInfo.line,
-    project: testInfo.project.name,
-    expectedStatus: testInfo.expectedStatus,
-    retry: testInfo.retry,
-    startMs: Date.now(),
-  };
-  if (testInfo.repeatEachIndex > 0) test.repeatEachIndex = testInfo.repeatEachIndex;
+  const test: RunningTest = { ...testHeader(testInfo), startMs: Date.now() };
   const live = new LiveReport(recorder, test, path.join(target.dir, `${slug}.md`), recorder.options.limitsSet?.maxReportBytes ?? target.maxReportBytes, target.runner);
   // Not awaited: the page and context fixtures are set up while the file is written.
   void live.update();

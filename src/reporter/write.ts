@@ -5,12 +5,15 @@ import { DaebugReportWriteError, debugLog } from '../errors';
 const TEMP_MARK = '.daebug-tmp-';
 let counter = 0;
 
+/** A temp file next to `file`, named so that cleanStaleTemps knows whose it is. */
+const tempFor = (file: string): string => `${file}${TEMP_MARK}${process.pid}-${++counter}`;
+
 /**
  * Writes a file whole or not at all: a temp file next to it, then a rename. `stillWanted`, asked just before the
  * rename, can call the write off (the temp file goes, the file stays as it was): false is returned then.
  */
 export function writeAtomic(file: string, content: string, stillWanted?: () => boolean): boolean {
-  const temp = `${file}${TEMP_MARK}${process.pid}-${++counter}`;
+  const temp = tempFor(file);
   try {
     fs.writeFileSync(temp, content);
     if (stillWanted && !stillWanted()) {
@@ -31,7 +34,7 @@ export function writeAtomic(file: string, content: string, stillWanted?: () => b
 
 /** `writeAtomic` on libuv's thread pool: the caller's event loop goes on while the file system works. */
 export async function writeAtomicAsync(file: string, content: string, stillWanted?: () => boolean): Promise<void> {
-  const temp = `${file}${TEMP_MARK}${process.pid}-${++counter}`;
+  const temp = tempFor(file);
   try {
     await fs.promises.writeFile(temp, content);
     if (stillWanted && !stillWanted()) {

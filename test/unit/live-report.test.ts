@@ -12,6 +12,7 @@ import { markRunEnded, removeEndedMarkers } from '../../src/live/run-ended';
 import { writeAtomic } from '../../src/reporter/write';
 import { formatIndexMarkdown, type IndexEntry } from '../../src/format/index-markdown';
 import { structureProblems } from '../../e2e/helpers/markdown-structure';
+import { deadPid } from './helpers/dead-pid';
 
 function recorder(): Recorder {
   return new Recorder(resolveOptions({ strict: false, capture: true, ignore: [], limits: {} }));
@@ -240,12 +241,3 @@ describe('formatIndexMarkdown with running tests', () => {
   });
 });
 
-function deadPid(): number {
-  for (let pid = 4_000_000; ; pid--) {
-    try {
-      process.kill(pid, 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return pid;
-    }
-  }
-}

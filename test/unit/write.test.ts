@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { cleanStaleTemps, writeAtomic } from '../../src/reporter/write';
 import { DaebugReportWriteError } from '../../src/errors';
+import { deadPid } from './helpers/dead-pid';
 
 const TEMP_MARK = '.daebug-tmp-';
 
@@ -13,15 +14,6 @@ function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-write-'));
 }
 
-function deadPid(): number {
-  for (let pid = 4_000_000; ; pid--) {
-    try {
-      process.kill(pid, 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return pid;
-    }
-  }
-}
 
 describe('writeAtomic', () => {
   it('replaces a file whole and leaves no temp file', () => {

@@ -195,7 +195,7 @@ export class BrowserConnection implements TargetListener {
     const direct = (method: string, commandParams?: object) => this.tap!.send(sessionId, method, commandParams);
     const type: TargetType = parent ? (targetInfo.type === 'iframe' ? 'iframe' : 'worker') : (targetInfo.type as TargetType);
     const rejectPost = () => Promise.reject(new Error('a tapped target has no session of daebug'));
-    const target = new Target(type, targetInfo.url, targetInfo.targetId, parent ? parent.browserContextId : targetInfo.browserContextId, parent, rejectPost, this, direct);
+    const target = new Target(type, targetInfo.url, targetInfo.targetId, parent ? parent.browserContextId : targetInfo.browserContextId, parent, rejectPost, this, direct, sessionId);
     this.tapped.set(sessionId, target);
     if (parent) parent.children.set(sessionId, target);
     else this.targets.set(targetInfo.targetId, target);
@@ -221,7 +221,7 @@ export class BrowserConnection implements TargetListener {
 
   onDetached(target: Target): void {
     if (!target.parent) this.targets.delete(target.targetId);
-    if (target.tapped) for (const [id, tapped] of this.tapped) if (tapped === target) this.tapped.delete(id);
+    if (target.tapSessionId) this.tapped.delete(target.tapSessionId);
     if (!this.isRetired(target)) this.listener?.onDetached(target);
   }
 }

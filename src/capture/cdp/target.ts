@@ -56,6 +56,8 @@ export class Target {
     private readonly listener: TargetListener,
     /** Set for a target read on Playwright's own session (PlaywrightTap): commands go out on that session. */
     private readonly direct?: (method: string, params?: object) => Promise<any>,
+    /** That session's id, for a tapped target. */
+    readonly tapSessionId?: string,
   ) {}
 
   /** Whether this target is read on Playwright's own session rather than one of daebug's. */
