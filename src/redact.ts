@@ -112,9 +112,28 @@ export function redactDeep<T>(value: T, redact: Redactor, depth = 0): T {
   if (value === null || typeof value !== 'object' || depth > 64) return value;
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact, depth + 1)) as T;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    const secret = (typeof item === 'string' || typeof item === 'number') && redact.secretKey?.test(key);
-    out[key] = secret ? REDACTED : redactDeep(item, redact, depth + 1);
+  for (const key in value) {
+    if (Object.prototype.hasOwnProperty.call(value, key)) out[key] = redactEntry(key, (value as Record<string, unknown>)[key], redact, depth + 1);
   }
   return out as T;
+}
+
+/** One field of an object, redacted: a secret key's string or number value goes whole. */
+export function redactEntry(key: string, item: unknown, redact: Redactor, depth: number): unknown {
+  const secret = (typeof item === 'string' || typeof item === 'number') && isSecretKey(key, redact);
+  return secret ? REDACTED : redactDeep(item, redact, depth);
+}
+
+// Records repeat the same few keys thousands of times; page data can bring any number of others, hence the bound.
+const secretKeys = new Map<string, boolean>();
+
+function isSecretKey(key: string, redact: Redactor): boolean {
+  if (!redact.secretKey) return false;
+  if (redact.secretKey !== SECRET_KEY) return redact.secretKey.test(key);
+  let secret = secretKeys.get(key);
+  if (secret === undefined) {
+    secret = SECRET_KEY.test(key);
+    if (secretKeys.size < 2000) secretKeys.set(key, secret);
+  }
+  return secret;
 }

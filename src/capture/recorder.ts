@@ -5,7 +5,8 @@ import type { DaebugEvent, Diagnostic, Dropped, ErrorPart, Frame, Job, Location,
 import { AllowListUse } from './allow-list';
 import type { IgnorePattern, ResolvedOptions } from '../options';
 import { DaebugError, debugLog } from '../errors';
-import { noRedaction, redactDeep, type Redactor } from '../redact';
+import { noRedaction, type Redactor } from '../redact';
+import { redactRecord } from './redact-record';
 
 /** An event as capture hands it over, before job and step assignment. */
 export interface EventDraft {
@@ -89,6 +90,38 @@ export interface CaptureRecord {
   /** daebugLimits.maxReportBytes, when the test set it. */
   maxReportBytes?: number;
   staleAllowList?: StaleAllowList;
+}
+
+/**
+ * The stored copy of a draft, every field present from the start: all events share one object shape, so setting a
+ * field later (a value read, enrichment, a drop) changes a value in place instead of growing the object.
+ */
+function storedEvent(d: EventDraft, seq: number): StoredEvent {
+  return {
+    type: d.type,
+    level: d.level,
+    source: d.source,
+    realm: d.realm,
+    timeMs: d.timeMs,
+    message: d.message,
+    stack: d.stack,
+    location: d.location,
+    loggedAt: d.loggedAt,
+    structured: d.structured,
+    stream: d.stream,
+    opens: d.opens,
+    callFrames: d.callFrames,
+    preview: d.preview,
+    frames: d.frames,
+    snippet: d.snippet,
+    hint: d.hint,
+    network: d.network,
+    cause: d.cause,
+    aggregate: d.aggregate,
+    seq,
+    dropped: false,
+    clipped: false,
+  };
 }
 
 export function cutText(text: string, max: number): string {
@@ -184,8 +217,7 @@ export class Recorder {
    * counted), so a burst keeps its newest events. Returns the event so capture can read its values later.
    */
   add(draft: EventDraft): StoredEvent {
-    const event = draft as StoredEvent;
-    event.seq = ++this.seq;
+    const event = storedEvent(draft, ++this.seq);
     this.changeCount++;
     // Only a cheap cut here: a flood's events are mostly dropped, so redaction waits until an event is read out.
     const { maxMessageLength, maxStackLength } = this.options.limits;
@@ -377,7 +409,7 @@ export class Recorder {
     const maxReportBytes = this.options.limitsSet?.maxReportBytes;
     if (maxReportBytes !== undefined) record.maxReportBytes = maxReportBytes;
     // Messages and stacks were redacted as they came; values, code, snippets and URLs are redacted here.
-    return redactDeep(record, this.redact);
+    return redactRecord(record, this.redact);
   }
 }
 

@@ -56,7 +56,11 @@ export function onRuntimeEvent(sink: RuntimeSink, target: Target, method: string
 }
 
 export function add(sink: RuntimeSink, target: Target, draft: Omit<EventDraft, 'realm' | 'stream'>): StoredEvent {
-  return sink.recorder.add({ ...draft, realm: sink.realmOf(target), stream: target.key });
+  // The draft is the caller's own literal, and the recorder stores a copy: completing it in place spares a spread.
+  const complete = draft as EventDraft;
+  complete.realm = sink.realmOf(target);
+  complete.stream = target.key;
+  return sink.recorder.add(complete);
 }
 
 /** The message part of an Error's stack: everything before the first "    at " frame line. */
