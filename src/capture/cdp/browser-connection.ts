@@ -85,6 +85,8 @@ export class BrowserConnection implements TargetListener {
    * the command itself.
    */
   batch<T>(fn: () => Promise<T>): Promise<T> {
+    // Commands to tapped targets go out on Playwright's server side, with no API call to share.
+    if (this.tap && this.liveTargets().every((target) => target.tapped)) return fn();
     return internalCall(this.session, fn);
   }
 
