@@ -85,6 +85,18 @@ test('page created with browser.newPage', async ({ page, browser, baseURL, daebu
   await p.close();
 });
 
+test('persistent context launched by the test', async ({ page, playwright, browserName, launchOptions, baseURL, daebug }) => {
+  await page.goto('/index.html');
+  // A browser of its own (chromium.launchPersistentContext, as extension tests do), with its one context.
+  const ctx = await playwright[browserName].launchPersistentContext('', { ...launchOptions, baseURL });
+  const p = ctx.pages()[0] ?? (await ctx.newPage());
+  await p.goto('/targets/context.html');
+  expect(await p.evaluate(() => (window as any).workerDone)).toBe('x error seen');
+  await daebug.settle();
+  observe('persistent-context', brief(daebug.events()));
+  await ctx.close();
+});
+
 test('pool of two workers from one script', async ({ page, daebug }) => {
   await page.goto('/targets/pool.html');
   expect(await page.evaluate(() => (window as any).poolReady)).toEqual(['one', 'two']);
@@ -150,7 +162,7 @@ for (const sessions of ['playwright', 'own'] as const) {
     test('every target scenario ran to its end', () => {
       expect(run.signal, 'the inline run ended by itself').toBeNull();
       const titles = [...run.byTitle.keys()];
-      expect(titles, run.output.slice(-4000)).toHaveLength(6 + POPUP_RUNS + ORDER_RUNS);
+      expect(titles, run.output.slice(-4000)).toHaveLength(7 + POPUP_RUNS + ORDER_RUNS);
       for (const [title, r] of run.byTitle) expect.soft(r.json.test.status, `${title}\n${run.output.slice(-4000)}`).toBe('passed');
     });
 
@@ -211,6 +223,7 @@ for (const sessions of ['playwright', 'own'] as const) {
     for (const [title, name] of [
       ['context created by the test', 'context-2'],
       ['page created with browser.newPage', 'browser-new-page'],
+      ['persistent context launched by the test', 'persistent-context'],
     ] as const) {
       test(`4. ${title}: its page and worker are captured as context-2:page and context-2:worker:x.js`, () => {
         const r = reported(run, title).json;
