@@ -14,13 +14,21 @@ import { runEnded } from './run-ended';
 export const LIVE_EVERY_MS = 2000;
 
 /**
+ * When nothing happened, the report is still rewritten this often: its `executing (Ns)` would otherwise stand still
+ * while the test waits (a hanging click, a long poll), and a reader would take the test for one that just started.
+ */
+export const LIVE_IDLE_REFRESH_MS = 10_000;
+
+/**
  * Keeps `<slug>.md` up to date while a test runs. Every LIVE_EVERY_MS it compares the recorder's change count with
- * the one it last wrote: when nothing happened that is all it does. It only formats what the recorder already holds
+ * the one it last wrote: when nothing happened that is all it does, but every LIVE_IDLE_REFRESH_MS, when the time
+ * the report shows is refreshed. It only formats what the recorder already holds
  * (values not read yet show V8's preview): reading values would be protocol traffic the user's trace could show.
  */
 export class LiveReport {
   private readonly timer: NodeJS.Timeout;
   private written = -1;
+  private writtenAtMs = 0;
   private stopped = false;
   /** The write under way: writes run on libuv's thread pool, so the test goes on meanwhile. */
   private writing: Promise<void> | undefined;
@@ -31,6 +39,7 @@ export class LiveReport {
     private readonly file: string,
     private readonly maxBytes: number,
     private readonly runnerPid: number,
+    private readonly now: () => number = Date.now,
   ) {
     this.timer = setInterval(() => void this.update(), LIVE_EVERY_MS);
     // A test that ends before the next tick must not be kept alive by it.
@@ -42,11 +51,14 @@ export class LiveReport {
    * write is done. The file is written off the test's thread: a slow disk must not slow the test down.
    */
   update(): Promise<void> {
-    if (this.stopped || this.writing || this.recorder.changes === this.written) return this.writing ?? Promise.resolve();
+    if (this.stopped || this.writing) return this.writing ?? Promise.resolve();
+    const now = this.now();
+    if (this.recorder.changes === this.written && now - this.writtenAtMs < LIVE_IDLE_REFRESH_MS) return Promise.resolve();
     if (!this.runGoesOn()) return this.stop();
     const first = this.written === -1;
     this.written = this.recorder.changes;
-    const content = formatLiveReport(this.recorder.record(), this.test, Date.now(), this.maxBytes);
+    this.writtenAtMs = now;
+    const content = formatLiveReport(this.recorder.record(), this.test, now, this.maxBytes);
     this.writing = this.write(content, first).finally(() => (this.writing = undefined));
     return this.writing;
   }

@@ -7,7 +7,7 @@ import { Recorder } from '../../src/capture/recorder';
 import { resolveOptions } from '../../src/options';
 import { formatLiveReport, type RunningTest } from '../../src/live/live-view';
 import { liveEnvValue, liveReportsTarget } from '../../src/live/live-env';
-import { LiveReport } from '../../src/live/live-report';
+import { LIVE_IDLE_REFRESH_MS, LiveReport } from '../../src/live/live-report';
 import { markRunEnded, removeEndedMarkers } from '../../src/live/run-ended';
 import { writeAtomic } from '../../src/reporter/write';
 import { formatIndexMarkdown, type IndexEntry } from '../../src/format/index-markdown';
@@ -108,6 +108,27 @@ describe('LiveReport (src/live/live-report.ts)', () => {
       tick(rec, Date.now(), 'late');
       await live.update();
       assert.equal(fs.existsSync(file), false, 'stopped: the final report is the reporter’s');
+    } finally {
+      await live.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rewrites an idle report every LIVE_IDLE_REFRESH_MS, so its executing time does not stand still', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
+    const file = path.join(dir, 't.md');
+    let now = Date.now();
+    const live = new LiveReport(recorder(), { ...running, startMs: now }, file, 65536, process.ppid, () => now);
+    try {
+      await live.update();
+      assert.match(fs.readFileSync(file, 'utf8'), /executing \(0s\)/);
+      fs.rmSync(file);
+      now += LIVE_IDLE_REFRESH_MS - 1;
+      await live.update();
+      assert.equal(fs.existsSync(file), false, 'nothing changed and the shown time is recent: no write');
+      now += 1;
+      await live.update();
+      assert.match(fs.readFileSync(file, 'utf8'), new RegExp(`executing \\(${LIVE_IDLE_REFRESH_MS / 1000}s\\)`));
     } finally {
       await live.stop();
       fs.rmSync(dir, { recursive: true, force: true });
