@@ -6,11 +6,11 @@ const BATCHES = quick ? 40 : 400;
 const WARMUP = quick ? 10 : 50;
 
 const { TestCapture } = require(path.join(repoRoot, 'dist', 'capture', 'test-capture.js')) as typeof import('../src/capture/test-capture');
-const { Target } = require(path.join(repoRoot, 'dist', 'capture', 'cdp', 'target.js')) as typeof import('../src/capture/cdp/target');
+const { TappedTarget } = require(path.join(repoRoot, 'dist', 'capture', 'cdp', 'tapped-target.js')) as typeof import('../src/capture/cdp/tapped-target');
+const { OwnSessionTarget } = require(path.join(repoRoot, 'dist', 'capture', 'cdp', 'own-session-target.js')) as typeof import('../src/capture/cdp/own-session-target');
 const { Recorder } = require(path.join(repoRoot, 'dist', 'capture', 'recorder.js')) as typeof import('../src/capture/recorder');
 const { resolveOptions } = require(path.join(repoRoot, 'dist', 'options.js')) as typeof import('../src/options');
 
-type TargetT = import('../src/capture/cdp/target').Target;
 type Listener = import('../src/capture/cdp/target').TargetListener;
 
 /** What Chromium answers to a command: for the batched value read, one serialized value per read. */
@@ -26,18 +26,17 @@ function answer(method: string, params?: { arguments?: Array<{ value?: unknown }
  * A page target read on Playwright's own session (the tap, daebug's path in Chromium with Playwright ≥ 1.65): events
  * arrive as the objects Playwright parsed anyway, and commands are answered at once, without a browser's latency.
  */
-function tappedTarget(listener: Listener): TargetT {
-  const post = () => Promise.reject(new Error('a tapped target has no session of its own'));
+function tappedTarget(listener: Listener): import('../src/capture/cdp/tapped-target').TappedTarget {
   const direct = async (method: string, params?: object) => answer(method, params as never);
-  return new Target('page', 'http://127.0.0.1:4617/bench/suite.html', 'main', 'ctx', undefined, post, listener, direct, 'session');
+  return new TappedTarget('page', 'http://127.0.0.1:4617/bench/suite.html', 'main', 'ctx', undefined, listener, direct, 'session');
 }
 
 /**
  * A page target on daebug's own session (the fallback: a Playwright server, an older Playwright, shared
  * workers): from the message text CDP delivers (`Target.receivedMessageFromTarget`), parsed by daebug.
  */
-function ownSessionTarget(listener: Listener): TargetT {
-  const target: TargetT = new Target('page', 'http://127.0.0.1:4617/bench/suite.html', 'main', 'ctx', undefined, async (message: string) => {
+function ownSessionTarget(listener: Listener): import('../src/capture/cdp/own-session-target').OwnSessionTarget {
+  const target = new OwnSessionTarget('page', 'http://127.0.0.1:4617/bench/suite.html', 'main', 'ctx', undefined, async (message: string) => {
     const { id, method, params } = JSON.parse(message) as { id: number; method: string; params?: { arguments?: Array<{ value?: unknown }> } };
     const result = answer(method, params);
     queueMicrotask(() => target.receive(JSON.stringify({ id, result })));

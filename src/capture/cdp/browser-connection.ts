@@ -1,7 +1,9 @@
 import type { Browser, CDPSession } from '@playwright/test';
 import { internalCall } from './internal-call';
 import { tapPlaywright, type PlaywrightTap, type TapMessage } from './playwright-tap';
-import { Target, type TargetInfo, type TargetListener, type TargetType } from './target';
+import { OwnSessionTarget } from './own-session-target';
+import { TappedTarget } from './tapped-target';
+import type { Target, TargetInfo, TargetListener, TargetType } from './target';
 
 const TOP_TYPES: ReadonlySet<string> = new Set(['page', 'service_worker', 'shared_worker']);
 /** What Playwright attaches to itself, from the browser (top) and from a page or worker (child). */
@@ -21,7 +23,7 @@ const connections = new WeakMap<Browser, Promise<BrowserConnection>>();
  */
 export class BrowserConnection implements TargetListener {
   private readonly targets = new Map<string, Target>();
-  private readonly bySession = new Map<string, Target>();
+  private readonly bySession = new Map<string, OwnSessionTarget>();
   private readonly attaching = new Map<string, Promise<void>>();
   private listener: TargetListener | undefined;
   /** The running test's daebugAsyncStacks, as a depth: targets attached from now on get it when enabled. */
@@ -29,7 +31,7 @@ export class BrowserConnection implements TargetListener {
   /** Contexts whose test ended and that Playwright closes next: what their targets still say belongs to no test. */
   private readonly retired = new Set<string>();
   /** Targets read on Playwright's own sessions, by Playwright's session id. */
-  private readonly tapped = new Map<string, Target>();
+  private readonly tapped = new Map<string, TappedTarget>();
   /** With a tap: the pages and service workers that existed before it, which daebug attaches to itself. */
   private readonly before = new Set<string>();
 
@@ -69,7 +71,7 @@ export class BrowserConnection implements TargetListener {
       if (target) connection.onEvent(target, 'Target.targetCrashed', {});
     });
     // Messages can come before the attach's answer was handled: the target's id routes them then.
-    session.on('Target.receivedMessageFromTarget', ({ sessionId, message, targetId }) => (connection.bySession.get(sessionId) ?? (targetId ? connection.targets.get(targetId) : undefined))?.receive(message));
+    session.on('Target.receivedMessageFromTarget', ({ sessionId, message, targetId }) => (connection.bySession.get(sessionId) ?? connection.ownTarget(targetId))?.receive(message));
     session.on('Target.detachedFromTarget', ({ sessionId }) => connection.detached(sessionId));
     await connection.send('Target.setDiscoverTargets', { discover: true, filter: DISCOVERY_FILTER });
     return connection;
@@ -158,7 +160,7 @@ export class BrowserConnection implements TargetListener {
     // Until the attach answers, commands name the target: they go out right behind it, a round trip sooner, which
     // is what lets daebug hear a popup that logs and closes in its first moments.
     const post = (message: string) => this.send('Target.sendMessageToTarget', sessionId ? { sessionId, message } : { targetId: info.targetId, message });
-    const target = new Target(info.type as TargetType, info.url, info.targetId, info.browserContextId, undefined, post, this);
+    const target = new OwnSessionTarget(info.type as TargetType, info.url, info.targetId, info.browserContextId, undefined, post, this);
     this.targets.set(info.targetId, target);
     const attachedSession = this.send('Target.attachToTarget', { targetId: info.targetId, flatten: false }).then((result: { sessionId: string }) => {
       sessionId = result.sessionId;
@@ -196,13 +198,18 @@ export class BrowserConnection implements TargetListener {
     if (this.targets.has(targetInfo.targetId) || this.before.has(targetInfo.targetId)) return;
     const direct = (method: string, commandParams?: object) => this.tap!.send(sessionId, method, commandParams);
     const type: TargetType = parent ? (targetInfo.type === 'iframe' ? 'iframe' : 'worker') : (targetInfo.type as TargetType);
-    const rejectPost = () => Promise.reject(new Error('a tapped target has no session of daebug'));
-    const target = new Target(type, targetInfo.url, targetInfo.targetId, parent ? parent.browserContextId : targetInfo.browserContextId, parent, rejectPost, this, direct, sessionId);
+    const target = new TappedTarget(type, targetInfo.url, targetInfo.targetId, parent ? parent.browserContextId : targetInfo.browserContextId, parent, this, direct, sessionId);
     this.tapped.set(sessionId, target);
     if (parent) parent.children.set(sessionId, target);
     else this.targets.set(targetInfo.targetId, target);
     this.onAttached(target);
-    void target.enable(false).catch(() => undefined);
+    void target.enable().catch(() => undefined);
+  }
+
+  /** A top-level target on daebug's own session, by target id (its messages can come before the attach's answer). */
+  private ownTarget(targetId: string | undefined): OwnSessionTarget | undefined {
+    const target = targetId ? this.targets.get(targetId) : undefined;
+    return target instanceof OwnSessionTarget ? target : undefined;
   }
 
   private detached(sessionId: string): void {
@@ -223,7 +230,7 @@ export class BrowserConnection implements TargetListener {
 
   onDetached(target: Target): void {
     if (!target.parent) this.targets.delete(target.targetId);
-    if (target.tapSessionId) this.tapped.delete(target.tapSessionId);
+    if (target instanceof TappedTarget) this.tapped.delete(target.sessionId);
     if (!this.isRetired(target)) this.listener?.onDetached(target);
   }
 }
