@@ -1,13 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Recorder } from '../../src/capture/recorder';
 import { resolveOptions } from '../../src/options';
 import { formatLiveReport, type RunningTest } from '../../src/live/live-view';
 import { liveEnvValue, liveReportsTarget } from '../../src/live/live-env';
 import { LIVE_IDLE_REFRESH_MS, LiveReport } from '../../src/live/live-report';
+import { tempDir } from './helpers/temp-dir';
 import { markRunEnded, removeEndedMarkers } from '../../src/live/run-ended';
 import { writeAtomic } from '../../src/reporter/write';
 import { formatIndexMarkdown, type IndexEntry } from '../../src/format/index-markdown';
@@ -90,7 +90,7 @@ describe('liveReportsTarget (src/live/live-env.ts)', () => {
 
 describe('LiveReport (src/live/live-report.ts)', () => {
   it('writes only when the recorder changed, and never after stop()', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
+    const dir = tempDir('live');
     const file = path.join(dir, 'sub', 't.md');
     const rec = recorder();
     const live = new LiveReport(rec, { ...running, startMs: Date.now() }, file, 65536, process.ppid);
@@ -115,7 +115,7 @@ describe('LiveReport (src/live/live-report.ts)', () => {
   });
 
   it('rewrites an idle report every LIVE_IDLE_REFRESH_MS, so its executing time does not stand still', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
+    const dir = tempDir('live');
     const file = path.join(dir, 't.md');
     let now = Date.now();
     const live = new LiveReport(recorder(), { ...running, startMs: now }, file, 65536, process.ppid, () => now);
@@ -136,7 +136,7 @@ describe('LiveReport (src/live/live-report.ts)', () => {
   });
 
   it('writes off the test thread, and a stop() during a write means that write renames nothing', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
+    const dir = tempDir('live');
     const file = path.join(dir, 't.md');
     const live = new LiveReport(recorder(), running, file, 65536, process.ppid);
     try {
@@ -152,7 +152,7 @@ describe('LiveReport (src/live/live-report.ts)', () => {
   });
 
   it('stops writing once the runner that forked this worker is gone', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
+    const dir = tempDir('live');
     const file = path.join(dir, 't.md');
     const live = new LiveReport(recorder(), running, file, 65536, process.ppid + 1);
     try {
@@ -165,7 +165,7 @@ describe('LiveReport (src/live/live-report.ts)', () => {
   });
 
   it("stops writing once its runner marked the run ended (SIGTERM), even with a write already under way", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
+    const dir = tempDir('live');
     const file = path.join(dir, 't.md');
     const rec = recorder();
     const live = new LiveReport(rec, running, file, 65536, process.ppid);
@@ -214,7 +214,7 @@ describe('LiveReport (src/live/live-report.ts)', () => {
   });
 
   it('a write that fails stops the live report and leaves one diagnostic for the final report', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-live-'));
+    const dir = tempDir('live');
     const blocker = path.join(dir, 'file');
     fs.writeFileSync(blocker, '');
     const rec = recorder();

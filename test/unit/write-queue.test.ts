@@ -1,14 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { WriteQueue } from '../../src/reporter/write-queue';
 import { DaebugReportWriteError } from '../../src/errors';
+import { tempDir as makeTempDir } from './helpers/temp-dir';
 
-function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-queue-'));
-}
+const tempDir = (): string => makeTempDir('queue');
 
 describe('WriteQueue', () => {
   it('writes every file whole, and drain() resolves once they are on disk', async () => {

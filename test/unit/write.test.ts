@@ -2,17 +2,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { cleanStaleTemps, writeAtomic } from '../../src/reporter/write';
 import { DaebugReportWriteError } from '../../src/errors';
+import { tempDir as makeTempDir } from './helpers/temp-dir';
 import { deadPid } from './helpers/dead-pid';
 
 const TEMP_MARK = '.daebug-tmp-';
 
-function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-write-'));
-}
+const tempDir = (): string => makeTempDir('write');
 
 
 describe('writeAtomic', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
+import { tempDir } from './temp-dir';
 
 export interface Bundle {
   dir: string;
@@ -12,7 +12,7 @@ export interface Bundle {
 
 /** Bundles TypeScript files with esbuild, minified, like a real app build; sources land in `<dir>/src`. */
 export function bundle(files: Record<string, string>, entry: string, sourcemap: 'linked' | 'inline' = 'linked'): Bundle {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-bundle-'));
+  const dir = tempDir('bundle');
   for (const [name, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, 'src', name)), { recursive: true });
     fs.writeFileSync(path.join(dir, 'src', name), text);
