@@ -20,10 +20,11 @@ export function redactRecord(record: CaptureRecord, redact: Redactor): CaptureRe
     }
     return copy;
   };
-  const job = (j: Job): Job => copyWith(j, redact, (key, value) => (key === 'events' ? (value as DaebugEvent[]).map(event) : undefined));
+  const job = (j: Job): Job => copyWith(j, redact, (key, value) => (key === 'events' && Array.isArray(value) ? value.map(event) : undefined));
   return copyWith(record, redact, (key, value) => {
-    if (key === 'events') return (value as DaebugEvent[]).map(event);
-    if (key === 'jobs' || key === 'steps') return (value as Job[]).map(job);
+    if (!Array.isArray(value)) return undefined;
+    if (key === 'events') return value.map(event);
+    if (key === 'jobs' || key === 'steps') return value.map(job);
     return undefined;
   });
 }
