@@ -26,7 +26,11 @@ test.describe('group', () => {
     await page.goto('/worker.html');
     // The worker starts on its own after load; waiting for it keeps the two runs' job windows alike.
     await page.evaluate(() => (window as any).send('noop'));
-    await daebug.eval(page, () => (window as any).send('throw'));
+    // The job ends once the page saw the worker's uncaught error, in both runs: the error is inside the job.
+    await daebug.eval(page, () => new Promise((resolve) => {
+      (window as any).worker.addEventListener('error', () => resolve('thrown'), { once: true });
+      (window as any).send('throw');
+    }));
     await page.waitForTimeout(100);
   });
 });
