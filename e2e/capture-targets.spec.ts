@@ -242,6 +242,11 @@ for (const sessions of ['playwright', 'own'] as const) {
       });
     }
 
+    test("4b. the persistent context's browser, closed by the test itself, is not reported as a crash", () => {
+      const events = reportEvents('persistent context launched by the test');
+      expect(events.filter((e) => e.source === 'browser.disconnected'), show(events)).toEqual([]);
+    });
+
     test('5. two workers from one script URL get worker:w.js and worker:w.js#2; terminating one closes only that realm', () => {
       const { before, after } = observed('pool') as { before: Brief[]; after: Brief[] };
       const realmOf = (events: Brief[], message: string) => events.find((e) => e.source === 'console.log' && e.message === message)?.realm;

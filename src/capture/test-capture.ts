@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Frame, Page, Worker } from '@playwright/test';
 import { DaebugCaptureError } from '../errors';
+import { closeRequestOf } from './browser-closing';
 import { BrowserConnection } from './cdp/browser-connection';
 import { internalCall } from './cdp/internal-call';
 import { NetworkCapture } from './cdp/network';
@@ -70,7 +71,9 @@ export class TestCapture implements TargetListener, RuntimeSink {
       // Also turns them off in pages that an earlier test with daebugAsyncStacks left open.
       await connection.setAsyncStackDepth(this.recorder.options.asyncStacks ? ASYNC_STACK_DEPTH : 0);
       // Targets that outlived an earlier test (a page made in beforeAll) are this test's too from now on.
-      const onDisconnect = () => this.lifecycle(undefined, 'browser', 'browser.disconnected', 'The browser disconnected (it crashed, was closed or was killed).');
+      // A browser the test closed itself (a persistent context it launched and closed) did not crash.
+      const closeRequested = closeRequestOf(browser);
+      const onDisconnect = () => closeRequested() || this.lifecycle(undefined, 'browser', 'browser.disconnected', 'The browser disconnected (it crashed, was closed or was killed).');
       browser.on('disconnected', onDisconnect);
       this.cleanups.push(() => {
         browser.off('disconnected', onDisconnect);

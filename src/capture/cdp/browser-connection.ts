@@ -74,6 +74,9 @@ export class BrowserConnection implements TargetListener {
     session.on('Target.receivedMessageFromTarget', ({ sessionId, message, targetId }) => (connection.bySession.get(sessionId) ?? connection.ownTarget(targetId))?.receive(message));
     session.on('Target.detachedFromTarget', ({ sessionId }) => connection.detached(sessionId));
     await connection.send('Target.setDiscoverTargets', { discover: true, filter: DISCOVERY_FILTER });
+    // Pages the browser had before daebug came (a persistent context's first page) are listened to before the test
+    // goes on: a navigation made before Page.enable would not be heard.
+    await connection.sync();
     return connection;
   }
 
