@@ -13,7 +13,7 @@ import { OUTPUT_DIR_ENV } from '../report-path';
 import { reportSlug } from '../slug';
 import { buildAttempt, playwrightWillRetry, type StepSpan, type TestMeta } from './build-report';
 import { resolveReporterOptions, type DaebugReporterOptions, type ResolvedReporterOptions } from './options';
-import { cleanStaleTemps, writeAtomic } from './write';
+import { cleanStaleTemps, removeInflightTemps, writeAtomic } from './write';
 import { WriteQueue } from './write-queue';
 import { GitHubOutput } from './github';
 
@@ -241,6 +241,8 @@ class DaebugReporter implements Reporter {
     // The process ends right after this handler: what the queue holds is written now, on this thread.
     this.writes.flushSync();
     this.writeIndex('interrupted', { now: true });
+    // A write that was under way on the thread pool when the signal came would leave its temp file behind.
+    removeInflightTemps();
     // With this listener gone, SIGTERM's default action ends the process as it would have without daebug.
     if (process.listenerCount('SIGTERM') === 0) process.kill(process.pid, 'SIGTERM');
   };

@@ -32,9 +32,34 @@ export function writeAtomic(file: string, content: string, stillWanted?: () => b
   }
 }
 
+/** Temp files of async writes under way in this process: a process that ends meanwhile removes them on its way out. */
+const inflight = new Set<string>();
+let exitHook = false;
+
+/**
+ * Removes, at once, the temp files of this process's async writes still under way: the runner's SIGTERM handler
+ * calls it before the process ends, and any process that exits normally does so on 'exit'.
+ */
+export function removeInflightTemps(): void {
+  for (const temp of inflight) {
+    try {
+      fs.rmSync(temp, { force: true });
+    } catch (error) {
+      debugLog(error);
+    }
+  }
+  inflight.clear();
+}
+
 /** `writeAtomic` on libuv's thread pool: the caller's event loop goes on while the file system works. */
 export async function writeAtomicAsync(file: string, content: string, stillWanted?: () => boolean): Promise<void> {
+  if (stillWanted && !stillWanted()) return;
   const temp = tempFor(file);
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', removeInflightTemps);
+  }
+  inflight.add(temp);
   try {
     await fs.promises.writeFile(temp, content);
     if (stillWanted && !stillWanted()) {
@@ -45,6 +70,8 @@ export async function writeAtomicAsync(file: string, content: string, stillWante
   } catch (error) {
     await fs.promises.rm(temp, { force: true }).catch(() => undefined);
     throw new DaebugReportWriteError(file, error);
+  } finally {
+    inflight.delete(temp);
   }
 }
 

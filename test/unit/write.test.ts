@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cleanStaleTemps, writeAtomic } from '../../src/reporter/write';
+import { cleanStaleTemps, writeAtomic, writeAtomicAsync } from '../../src/reporter/write';
 import { DaebugReportWriteError } from '../../src/errors';
 import { tempDir as makeTempDir } from './helpers/temp-dir';
 import { deadPid } from './helpers/dead-pid';
@@ -88,5 +88,27 @@ describe('cleanStaleTemps', () => {
 
   it('reads a missing folder as empty', () => {
     assert.equal(cleanStaleTemps(path.join(tempDir(), 'missing')), 0);
+  });
+});
+
+describe('writeAtomicAsync', () => {
+  it('leaves no temp file when the process exits while a write is under way', () => {
+    const dir = tempDir();
+    const script = `
+      const { writeAtomicAsync } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'reporter', 'write.ts'))});
+      const file = require('node:path').join(${JSON.stringify(dir)}, 'report.json');
+      // The temp file is written on the thread pool; the process exits before the write can end.
+      void writeAtomicAsync(file, 'x'.repeat(8 * 1024 * 1024));
+      setTimeout(() => process.exit(0), 1);
+    `;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(fs.readdirSync(dir).filter((name) => name.includes(TEMP_MARK)), []);
+  });
+
+  it('writes nothing when the write is no longer wanted before it starts', async () => {
+    const dir = tempDir();
+    await writeAtomicAsync(path.join(dir, 'a.json'), '{}', () => false);
+    assert.deepEqual(fs.readdirSync(dir), []);
   });
 });
