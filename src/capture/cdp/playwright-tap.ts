@@ -1,4 +1,5 @@
 import type { Browser } from '@playwright/test';
+import { serverObjectOf } from './server-object';
 
 /** One CDP message as Playwright's connection to Chromium received it (already parsed). */
 export interface TapMessage {
@@ -61,16 +62,9 @@ function playwrightIsKnown(): boolean {
 /** The tap of `browser`'s connection, installed on first use; undefined when it cannot be had (see PlaywrightTap). */
 export function tapPlaywright(browser: Browser): PlaywrightTap | undefined {
   if (process.env['DAEBUG_OWN_SESSIONS'] || !playwrightIsKnown()) return undefined;
-  let connection: ServerConnection | undefined;
-  try {
-    const toImpl = (browser as unknown as { _connection?: { toImpl?: (object: unknown) => unknown } })._connection?.toImpl;
-    const server = typeof toImpl === 'function' ? (toImpl(browser) as { _connection?: unknown } | undefined) : undefined;
-    const candidate = server?._connection as Partial<ServerConnection> | undefined;
-    if (!candidate || !(candidate._sessions instanceof Map) || typeof candidate._transport?.onmessage !== 'function') return undefined;
-    connection = candidate as ServerConnection;
-  } catch {
-    return undefined;
-  }
+  const candidate = serverObjectOf(browser)?.['_connection'] as Partial<ServerConnection> | undefined;
+  if (!candidate || !(candidate._sessions instanceof Map) || typeof candidate._transport?.onmessage !== 'function') return undefined;
+  const connection = candidate as ServerConnection;
   let tap = taps.get(connection);
   if (!tap) {
     tap = install(connection);
