@@ -9,7 +9,8 @@ export type DaebugErrorCode =
   | 'DAEBUG_RECORD_INVALID'
   | 'DAEBUG_CLI_USAGE'
   | 'DAEBUG_NO_REPORTS'
-  | 'DAEBUG_MCP_SDK_MISSING';
+  | 'DAEBUG_MCP_SDK_MISSING'
+  | 'DAEBUG_BASELINE_INVALID';
 
 export interface DaebugErrorOptions {
   /** Whether the run can go on after this error. */
@@ -121,6 +122,19 @@ export class DaebugMcpSdkMissingError extends DaebugError {
     super('DAEBUG_MCP_SDK_MISSING', 'npx daebug mcp needs @modelcontextprotocol/sdk, which is not installed.', {
       recoverable: false,
       hint: 'Run `npm install --save-dev @modelcontextprotocol/sdk` in the project that runs the tests; the other daebug commands work without it.',
+      cause,
+    });
+  }
+}
+
+/** The baseline file (`daebugBaseline`, `npx daebug baseline --prune`) is missing or is not a daebug baseline. */
+export class DaebugBaselineError extends DaebugError {
+  override name = 'DaebugBaselineError';
+  constructor(file: string, reason: string, cause?: unknown) {
+    super('DAEBUG_BASELINE_INVALID', `daebug baseline ${file}: ${reason}. daebug does not treat every error as new without it.`, {
+      recoverable: false,
+      context: { path: file },
+      hint: 'Write it with `npx daebug baseline --out <file>` after a run on main, or fix the daebugBaseline path (it is relative to the Playwright config\'s folder).',
       cause,
     });
   }

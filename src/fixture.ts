@@ -15,6 +15,9 @@ import { startLiveReport } from './live/live-report';
 import { LIVE_ENV, liveReportsTarget } from './live/live-env';
 import { recordsTrace } from './trace-mode';
 import { debugLog } from './errors';
+import { markEvents } from './run/mark-events';
+import { readBaseline } from './run/baseline-file';
+import path from 'node:path';
 
 /** Options that `test.use()` and the config's `use` block accept. */
 export interface DaebugOptions {
@@ -59,6 +62,15 @@ export interface DaebugOptions {
    * @default true
    */
   daebugLive: boolean;
+  /**
+   * A baseline file written by `npx daebug baseline` (a path relative to the Playwright config's folder). Every
+   * error whose fingerprint is in it is marked `known: true`; in strict mode a known error does not fail the test,
+   * so a suite with existing errors can turn strict mode on for new errors only. A missing or malformed file fails
+   * the test with an error naming the path. `undefined` (the default) uses no baseline.
+   * @default undefined
+   * @example test.use({ daebugStrict: true, daebugBaseline: 'daebug-baseline.json' });
+   */
+  daebugBaseline: string | undefined;
 }
 
 export interface DaebugFixtures {
@@ -85,10 +97,13 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   daebugNetwork: ['report', { option: true }],
   daebugAsyncStacks: [false, { option: true }],
   daebugLive: [true, { option: true }],
+  daebugBaseline: [undefined, { option: true }],
 
   _daebugRecorder: [
-    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork, daebugAsyncStacks, daebugLive, trace }, use, testInfo) => {
-      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact, network: daebugNetwork, asyncStacks: daebugAsyncStacks, live: daebugLive });
+    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork, daebugAsyncStacks, daebugLive, daebugBaseline, trace }, use, testInfo) => {
+      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact, network: daebugNetwork, asyncStacks: daebugAsyncStacks, live: daebugLive, baseline: daebugBaseline });
+      // Read before the test runs: a missing or malformed baseline fails the test at once, naming the file.
+      const baseline = options.baseline === undefined ? undefined : loadBaseline(options.baseline, testInfo);
       const recorder = new Recorder(options);
       // Set only when daebug's reporter forked this worker: live reports go there, and it attaches the final Markdown.
       const reporterRuns = liveReportsTarget(process.env[LIVE_ENV], process.ppid);
@@ -102,7 +117,7 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
       }
       // The worker's copy of the report is for the trace viewer; daebug's reporter attaches the final one for the rest.
       const traceCopy = recordsTrace(trace, testInfo.retry) || !reporterRuns;
-      await finish(recorder, testInfo, startedMs, traceCopy);
+      await finish(recorder, testInfo, startedMs, traceCopy, baseline);
     },
     { auto: true, box: true },
   ],
@@ -171,17 +186,32 @@ async function settleAndEnrich(capture: TestCapture, recorder: Recorder, request
   await enrichRecorder(recorder, request);
 }
 
-async function finish(recorder: Recorder, testInfo: TestInfo, startedMs: number, traceCopy: boolean): Promise<void> {
+interface LoadedBaseline {
+  file: string;
+  fingerprints: ReadonlySet<string>;
+}
+
+function loadBaseline(option: string, testInfo: TestInfo): LoadedBaseline {
+  const configDir = testInfo.config.configFile ? path.dirname(testInfo.config.configFile) : testInfo.config.rootDir;
+  const file = path.resolve(configDir, option);
+  return { file, fingerprints: new Set(readBaseline(file).groups.map((g) => g.fingerprint)) };
+}
+
+async function finish(recorder: Recorder, testInfo: TestInfo, startedMs: number, traceCopy: boolean, baseline: LoadedBaseline | undefined): Promise<void> {
   const record = recorder.record();
+  markEvents([record.events, ...record.jobs.map((j) => j.events), ...record.steps.map((s) => s.events)], baseline?.fingerprints);
+  if (baseline) record.baseline = baseline.file;
   const reportFile = reportPathFor(testInfo);
   attach(testInfo, ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE, JSON.stringify(record));
   const unexpected = record.events.filter((e) => e.unexpected);
-  const strictFailing = recorder.options.strict && unexpected.length > 0;
+  const failing = unexpected.filter((e) => !e.known);
+  const known = unexpected.length - failing.length;
+  const strictFailing = recorder.options.strict && failing.length > 0;
   if (traceCopy) attachTraceMarkdown(record, testInfo, strictFailing, Date.now() - startedMs);
   const annotation = strictFailing ? undefined : warningAnnotation(unexpected, reportFile, record.staleAllowList);
   if (annotation) testInfo.annotations.push(annotation);
   if (strictFailing) {
-    const failure = new Error(strictFailure(unexpected, reportFile, record.staleAllowList));
+    const failure = new Error(strictFailure(failing, reportFile, record.staleAllowList, baseline ? { known, file: path.relative(process.cwd(), baseline.file) || baseline.file } : undefined));
     // daebug's own frames would only hide the browser's: the message already names every error's frame.
     failure.stack = `Error: ${failure.message}`;
     throw failure;

@@ -102,9 +102,11 @@ export interface ResolvedOptions {
   network?: NetworkMode;
   /** daebugAsyncStacks: CDP's async stack traces are on for the test's targets. */
   asyncStacks?: boolean;
+  /** daebugBaseline as given (relative to the config's folder); the fixture resolves and reads it. */
+  baseline?: string;
 }
 
-export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown; network?: unknown; asyncStacks?: unknown; live?: unknown }): ResolvedOptions {
+export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown; network?: unknown; asyncStacks?: unknown; live?: unknown; baseline?: unknown }): ResolvedOptions {
   const strict = parseOption('daebugStrict', z.boolean(), raw.strict, 'true or false');
   const capture = parseOption('daebugCapture', z.boolean(), raw.capture, 'true or false');
   const ignore = parseOption('daebugIgnore', ignoreSchema, raw.ignore, 'an array of strings (substrings) and RegExps', tupleHint);
@@ -118,8 +120,9 @@ export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore:
   const network = parseOption('daebugNetwork', networkModeSchema, raw.network ?? 'report', "'off', 'report' or 'strict'");
   const asyncStacks = parseOption('daebugAsyncStacks', z.boolean(), raw.asyncStacks ?? false, 'true or false');
   const live = parseOption('daebugLive', z.boolean(), raw.live ?? true, 'true or false');
+  const baseline = parseOption('daebugBaseline', z.string().min(1).optional(), raw.baseline ?? undefined, "a path to a baseline file written by `npx daebug baseline`, relative to the Playwright config's folder, e.g. 'daebug-baseline.json'");
   const limitsSet = stripUndefined(limits) as Partial<DaebugLimits>;
-  return { strict, capture, live, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact), network, asyncStacks };
+  return { strict, capture, live, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact), network, asyncStacks, ...(baseline ? { baseline } : {}) };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -90,6 +90,8 @@ export interface CaptureRecord {
   /** daebugLimits.maxReportBytes, when the test set it. */
   maxReportBytes?: number;
   staleAllowList?: StaleAllowList;
+  /** The baseline file (`daebugBaseline`), absolute; set by the fixture with the events' `known` marks. */
+  baseline?: string;
 }
 
 /**

@@ -61,6 +61,8 @@ function toCliError(event: DaebugEvent, retry: number, test: CliTest): CliError 
   const mapped = originalStack(event.frames);
   if (mapped) error.originalStack = mapped;
   if (event.hint) error.hint = event.hint;
+  if (event.fingerprint) error.fingerprint = event.fingerprint;
+  if (event.known !== undefined) error.known = event.known;
   return error;
 }
 
@@ -70,6 +72,8 @@ export interface CollectErrorsOptions {
   limit: number;
   /** Also list errors that matched `daebugIgnore` or `daebug.expectError`. @default false */
   includeExpected?: boolean;
+  /** Only errors this says are new (not in the baseline). */
+  isNew?: ((event: DaebugEvent) => boolean) | undefined;
 }
 
 /**
@@ -85,6 +89,7 @@ export function collectErrors(files: readonly ReportFile[], options: CollectErro
     for (const attempt of [...(report.attempts ?? []), report]) {
       for (const event of attempt.events) {
         if (!isErrorEvent(event)) continue;
+        if (options.isNew && (!event.unexpected || !options.isNew(event))) continue;
         if (event.expected && !options.includeExpected) expectedLeftOut++;
         else all.push({ at: Date.parse(event.time), error: toCliError(event, attempt.test.retry, test) });
       }

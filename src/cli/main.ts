@@ -1,6 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DaebugCliUsageError } from '../errors';
+import { baselineCommand } from './baseline';
 import { errorsCommand, parseLimit } from './errors';
+import { groupsCommand } from './groups';
 import { runMcpServer } from './mcp';
 import { errorOutput, EXIT_OK, EXIT_USAGE, type CommandOutput } from './output';
 import { showCommand } from './show';
@@ -19,7 +21,9 @@ const GLOBAL_OPTIONS: Options = {
 };
 
 const COMMAND_OPTIONS: Record<string, Options> = {
-  errors: { ...GLOBAL_OPTIONS, limit: { type: 'string' }, test: { type: 'string' }, expected: { type: 'boolean' }, json: { type: 'boolean' } },
+  errors: { ...GLOBAL_OPTIONS, limit: { type: 'string' }, test: { type: 'string' }, expected: { type: 'boolean' }, json: { type: 'boolean' }, new: { type: 'boolean' }, baseline: { type: 'string' } },
+  groups: { ...GLOBAL_OPTIONS, json: { type: 'boolean' }, new: { type: 'boolean' }, baseline: { type: 'string' } },
+  baseline: { ...GLOBAL_OPTIONS, out: { type: 'string' }, prune: { type: 'boolean' } },
   summary: { ...GLOBAL_OPTIONS, json: { type: 'boolean' } },
   show: { ...GLOBAL_OPTIONS, json: { type: 'boolean' } },
   mcp: { ...GLOBAL_OPTIONS },
@@ -79,8 +83,12 @@ async function dispatch(parsed: Parsed): Promise<CommandOutput> {
     case 'errors': {
       const limit = values['limit'];
       const test = values['test'];
-      return errorsCommand({ dir, json: asJson, expected: values['expected'] === true, ...(typeof limit === 'string' ? { limit: parseLimit(limit) } : {}), ...(typeof test === 'string' ? { test } : {}) });
+      return errorsCommand({ dir, json: asJson, expected: values['expected'] === true, new: values['new'] === true, baseline: stringFlag(values['baseline']), ...(typeof limit === 'string' ? { limit: parseLimit(limit) } : {}), ...(typeof test === 'string' ? { test } : {}) });
     }
+    case 'groups':
+      return groupsCommand({ dir, json: asJson, new: values['new'] === true, baseline: stringFlag(values['baseline']) });
+    case 'baseline':
+      return baselineCommand({ dir, prune: values['prune'] === true, ...(typeof values['out'] === 'string' ? { out: values['out'] } : {}) });
     case 'summary':
       return summaryCommand({ dir, json: asJson });
     case 'show':
@@ -91,6 +99,10 @@ async function dispatch(parsed: Parsed): Promise<CommandOutput> {
     default:
       throw new DaebugCliUsageError(`Unknown command ${JSON.stringify(command)}.`);
   }
+}
+
+function stringFlag(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** The first line of a usage text, printed under a usage error (the whole text is one --help away). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DaebugMcpSdkMissingError } from '../errors';
 import { DEFAULT_ERRORS_LIMIT, errorsCommand } from './errors';
 import { errorOutput, type CommandOutput } from './output';
+import { groupsCommand } from './groups';
 import { showCommand } from './show';
 import { summaryCommand } from './summary';
 import { packageVersion } from './version';
@@ -32,7 +33,7 @@ function toolResult(run: () => CommandOutput) {
   return { content: [{ type: 'text' as const, text }], isError: output.exitCode !== 0 };
 }
 
-/** `daebug mcp`: serves daebug_get_errors, daebug_list_tests and daebug_get_report over stdio until stdin closes. */
+/** `daebug mcp`: serves daebug_get_errors, daebug_get_error_groups, daebug_list_tests and daebug_get_report over stdio until stdin closes. */
 export async function runMcpServer(dir: string): Promise<void> {
   const { McpServer, StdioServerTransport } = await loadSdk();
   const server = new McpServer({ name: 'daebug', version: packageVersion() });
@@ -45,10 +46,25 @@ export async function runMcpServer(dir: string): Promise<void> {
         limit: z.number().int().min(1).default(DEFAULT_ERRORS_LIMIT).describe(`Maximum number of recent errors to return (default ${DEFAULT_ERRORS_LIMIT})`),
         test: z.string().optional().describe('Only tests whose title path, spec file or report name contains this text, or matches /regex/flags'),
         expected: z.boolean().optional().describe('Also list errors the tests declared expected (daebugIgnore, daebug.expectError); by default they are only counted'),
+        new: z.boolean().optional().describe('Only unexpected errors that are not in the run\'s baseline (daebugBaseline)'),
       },
       annotations: { readOnlyHint: true },
     },
-    async ({ limit, test, expected }) => toolResult(() => errorsCommand({ dir, limit, expected: expected ?? false, ...(test === undefined ? {} : { test }) })),
+    async ({ limit, test, expected, new: onlyNew }) => toolResult(() => errorsCommand({ dir, limit, expected: expected ?? false, new: onlyNew ?? false, ...(test === undefined ? {} : { test }) })),
+  );
+  server.registerTool(
+    'daebug_get_error_groups',
+    {
+      title: 'Distinct browser errors of the last Playwright run',
+      description:
+        'The run\'s distinct browser errors, one per fingerprint (same kind, message with data replaced, same first user frame): how many tests and times, where (original file:line and function), first report, and with a baseline whether it is new or known; also intermittent ones and fixed baseline groups. Most widespread first, new first. Same text as `npx daebug groups`. Start here to see what a run broke.',
+      inputSchema: {
+        new: z.boolean().optional().describe('Only groups that are not in the run\'s baseline (daebugBaseline): what is new since main'),
+        json: z.boolean().optional().describe('Answer with JSON ({ groups: [...], fixed }) instead of text'),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ new: onlyNew, json }) => toolResult(() => groupsCommand({ dir, new: onlyNew ?? false, json: json ?? false })),
   );
   server.registerTool(
     'daebug_list_tests',

@@ -33,6 +33,10 @@ export const cliErrorSchema = z.object({
   expected: z.boolean(),
   /** Counts as an unexpected error (strict mode fails on it). */
   unexpected: z.boolean(),
+  /** The error's group in the run (`npx daebug groups`), the same for the same error in any test. */
+  fingerprint: z.string().optional(),
+  /** Its fingerprint is in the run's baseline (`daebugBaseline`). */
+  known: z.boolean().optional(),
   /** The Playwright attempt the error happened in (0 first, then retries). */
   retry: z.number().int(),
   test: cliTestSchema,

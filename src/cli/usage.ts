@@ -13,6 +13,8 @@ Reads the reports daebug's Playwright reporter wrote (index.json and <slug>.json
 
 Commands:
   errors   the most recent browser errors of the run, oldest first
+  groups   the run's distinct errors (one per fingerprint), most widespread first, new ones first
+  baseline write the run's error fingerprints to daebug-baseline.json (for daebugBaseline)
   summary  every test with its error counts, tests with unexpected errors first
   show     one test's Markdown report
   mcp      an MCP server over stdio with the same answers (needs @modelcontextprotocol/sdk)
@@ -26,7 +28,36 @@ ${EXIT_CODES}
 `;
 
 export const COMMAND_USAGE: Record<string, string> = {
-  errors: `Usage: npx daebug errors [--limit 20] [--test <text or /regex/>] [--expected] [--json] [--dir reports]
+  groups: `Usage: npx daebug groups [--new] [--baseline <file>] [--json] [--dir reports]
+
+The run's distinct errors: every error, warning and failed request of every test and attempt, grouped by
+fingerprint (kind, message with its data replaced, first user frame's file and function). One line each:
+new or known (with a baseline), intermittent, kind, message, tests and times, where, first report,
+fingerprint. Unexpected errors first, then warnings and failed requests, then baseline groups that did not
+happen (fixed).
+
+Flags:
+  --new              only groups not in the baseline (the run's daebugBaseline, or --baseline)
+  --baseline <file>  compare with this baseline file instead of the one the run's tests used
+  --json             { dir, baseline?, groups: [...], fixed?: [...] } with index.json's group fields
+${GLOBAL}
+
+${EXIT_CODES}
+`,
+  baseline: `Usage: npx daebug baseline [--out daebug-baseline.json] [--prune] [--dir reports]
+
+Writes the fingerprints of the run's error groups, with message, source, where, count and tests, sorted by
+fingerprint (stable text that diffs well in git). Point daebugBaseline at it: errors in it are known, and
+strict mode fails only on new ones.
+
+Flags:
+  --out <file>    the baseline file (default: daebug-baseline.json)
+  --prune         drop from the existing file the groups that did not happen in this run; add nothing
+${GLOBAL}
+
+${EXIT_CODES}
+`,
+  errors: `Usage: npx daebug errors [--limit 20] [--test <text or /regex/>] [--expected] [--new] [--baseline <file>] [--json] [--dir reports]
 
 The most recent errors across all tests (uncaught errors, unhandled rejections, console.error, crashes),
 oldest first. Each error is a block: Error: <message>, at <original file:line:col>, the stack, the test,
@@ -36,6 +67,8 @@ Flags:
   --limit <n>     how many of the most recent errors (default 20)
   --test <query>  only tests whose title path, file or report name contains the text, or matches /regex/flags
   --expected      also list errors the tests expected (daebugIgnore, daebug.expectError); by default they are only counted
+  --new           only unexpected errors not in the baseline (the run's daebugBaseline, or --baseline)
+  --baseline <f>  compare with this baseline file
   --json          JSON described by errorsOutputSchema (daebug/cli)
 ${GLOBAL}
 
@@ -66,8 +99,8 @@ ${EXIT_CODES}
 `,
   mcp: `Usage: npx daebug mcp [--dir reports]
 
-Starts an MCP server over stdio with the tools daebug_get_errors (limit, default 20; test),
-daebug_list_tests and daebug_get_report (test). They answer with the text of errors, summary and show,
+Starts an MCP server over stdio with the tools daebug_get_errors (limit, default 20; test; new),
+daebug_get_error_groups (new), daebug_list_tests and daebug_get_report (test). They answer with the text of errors, summary and show,
 reading the folder on every call. Needs @modelcontextprotocol/sdk (npm install --save-dev @modelcontextprotocol/sdk).
 
 Agent configuration: {"mcpServers":{"daebug":{"command":"npx","args":["daebug","mcp"]}}}

@@ -1,3 +1,5 @@
+import type { ErrorGroup } from '../model/error-group';
+
 /** One test with unexpected errors, as a row of the job summary. */
 export interface SummaryRow {
   /** `file:line` relative to the repository root. */
@@ -19,6 +21,10 @@ export interface StepSummaryInput {
   index: string;
   /** Rows listed before the rest is counted in one line. @default 100 */
   maxRows?: number;
+  /** The run's error groups: listed before the tests, new ones first. */
+  groups?: readonly ErrorGroup[];
+  /** A report file name as a path relative to the repository root. */
+  report?: (name: string) => string;
 }
 
 // The summary is Markdown rendered as HTML: page text must neither end a cell nor open a tag.
@@ -35,6 +41,7 @@ export function formatStepSummary(input: StepSummaryInput): string {
     lines.push(`No unexpected browser errors in ${input.tests} ${input.tests === 1 ? 'test' : 'tests'}. Index: \`${cell(input.index)}\``, '');
     return lines.join('\n');
   }
+  lines.push(...groupsTable(input, maxRows));
   lines.push(
     `${input.rows.length} of ${input.tests} ${input.tests === 1 ? 'test' : 'tests'} had ${total} unexpected browser ${total === 1 ? 'error' : 'errors'}. Index: \`${cell(input.index)}\``,
     '',
@@ -48,4 +55,28 @@ export function formatStepSummary(input: StepSummaryInput): string {
   if (input.rows.length > maxRows) lines.push('', `… and ${input.rows.length - maxRows} more tests with unexpected errors: see the index.`);
   lines.push('');
   return lines.join('\n');
+}
+
+/** The distinct errors: new ones first (with a baseline), then by tests; one row each with its first report. */
+function groupsTable(input: StepSummaryInput, maxRows: number): string[] {
+  const groups = (input.groups ?? []).filter((g) => g.unexpected);
+  if (!groups.length) return [];
+  const ordered = [...groups].sort((a, b) => Number(b.new === true) - Number(a.new === true));
+  const withBaseline = groups.some((g) => g.new !== undefined);
+  const fresh = groups.filter((g) => g.new).length;
+  const lines = [
+    `**${groups.length} distinct ${groups.length === 1 ? 'error' : 'errors'}**${withBaseline ? `, ${fresh} new since the baseline` : ''}:`,
+    '',
+    '| | Error | Tests | Times | Where | First report |',
+    '| --- | --- | ---: | ---: | --- | --- |',
+  ];
+  for (const g of ordered.slice(0, maxRows)) {
+    const flag = g.new ? '**new**' : g.new === false ? 'known' : '';
+    const intermittent = g.intermittent ? ` (intermittent, ${g.attempts.seen}/${g.attempts.total} attempts)` : '';
+    const report = g.reports[0] ? `\`${cell(input.report ? input.report(g.reports[0]) : g.reports[0])}\`` : '';
+    lines.push(`| ${flag} | [${cell(g.source)}] ${cell((g.message.split(/\r?\n/, 1)[0] ?? '').slice(0, 200))}${intermittent} | ${g.tests} | ${g.count} | ${g.where ? `\`${cell(g.where)}\`` : ''} | ${report} |`);
+  }
+  if (ordered.length > maxRows) lines.push('', `… and ${ordered.length - maxRows} more distinct errors: see the index.`);
+  lines.push('');
+  return lines;
 }

@@ -1,5 +1,7 @@
+import type { ErrorGroup, FixedGroup } from '../model/error-group';
 import type { Summary } from '../model/schema';
-import { inline } from './fence';
+import { formatGroupsSection } from './error-groups';
+import { code, inline } from './fence';
 
 /** An entry's status while its test runs: its report is the live one. */
 export const RUNNING_STATUS = 'running';
@@ -29,29 +31,58 @@ export interface RunIndex {
   updatedAt: string;
   outputDir: string;
   tests: IndexEntry[];
+  groups?: ErrorGroup[];
+  baseline?: string;
+  fixed?: FixedGroup[];
 }
 
-export function formatIndexMarkdown(index: RunIndex): string {
+export interface IndexMarkdownOptions {
+  /** Test rows listed before the rest is counted in one line. @default 200 */
+  maxTests?: number;
+  /** The baseline path as shown (relative to the working folder). */
+  baselineShown?: string;
+}
+
+/**
+ * `index.md`: the run in one line, its error groups, then the tests that need a look (running, failed, with
+ * unexpected errors), then one line counting the rest. Bounded whatever the run's size.
+ */
+export function formatIndexMarkdown(index: RunIndex, options: IndexMarkdownOptions = {}): string {
+  const maxTests = options.maxTests ?? 200;
   const unexpected = index.tests.reduce((n, t) => n + t.summary.unexpected, 0);
   const running = index.tests.filter((t) => t.status === RUNNING_STATUS).length;
   const failed = index.tests.filter((t) => t.status !== t.expectedStatus && t.status !== RUNNING_STATUS).length;
+  const groups = index.groups?.filter((g) => g.unexpected).length;
   const lines = [
     '# daebug reports',
     '',
     `- Run: **${inline(index.status)}**${index.interrupted ? ' (interrupted: tests that did not finish have no report)' : ''}`,
-    `- Tests: ${index.tests.length}${running ? ` (${running} running, with live reports)` : ''}, ${failed} not as expected, ${unexpected} unexpected browser errors`,
+    `- Tests: ${index.tests.length}${running ? ` (${running} running, with live reports)` : ''}, ${failed} not as expected, ${unexpected} unexpected browser errors${groups !== undefined ? ` in ${groups} distinct ${groups === 1 ? 'group' : 'groups'}` : ''}`,
+    ...(index.baseline !== undefined ? [`- Baseline: ${code(options.baselineShown ?? index.baseline)}`] : []),
     `- Updated: ${index.updatedAt}`,
     '',
-    '| Status | Test | Errors | Unexpected | Console | Dropped | Report |',
-    '| --- | --- | ---: | ---: | ---: | ---: | --- |',
   ];
-  const cell = (text: string) => inline(text, 160).replace(/\|/g, '\\|');
+  if (index.groups) lines.push(...formatGroupsSection({ groups: index.groups, fixed: index.fixed, baseline: index.baseline === undefined ? undefined : (options.baselineShown ?? index.baseline) }), '');
+  const needsLook = (t: IndexEntry) => t.status === RUNNING_STATUS || t.status !== t.expectedStatus || t.summary.unexpected > 0;
   const isRunning = (t: IndexEntry) => Number(t.status === RUNNING_STATUS);
-  const order = [...index.tests].sort((a, b) => isRunning(b) - isRunning(a) || Number(b.status !== b.expectedStatus) - Number(a.status !== a.expectedStatus) || b.summary.unexpected - a.summary.unexpected);
-  for (const t of order) {
-    const status = t.status === t.expectedStatus || t.status === RUNNING_STATUS ? t.status : `**${t.status}**`;
-    lines.push(`| ${status} | ${cell(t.titlePath.join(' › '))}${t.project ? ` (${cell(t.project)})` : ''} | ${t.summary.errors} | ${t.summary.unexpected} | ${t.summary.console} | ${t.summary.dropped} | [${t.markdown}](${encodeURI(t.markdown)}) |`);
+  const newErrors = (t: IndexEntry) => t.summary.unexpected - (t.summary.known ?? 0);
+  const listed = index.tests
+    .filter(needsLook)
+    .sort((a, b) => isRunning(b) - isRunning(a) || Number(b.status !== b.expectedStatus) - Number(a.status !== a.expectedStatus) || newErrors(b) - newErrors(a) || b.summary.unexpected - a.summary.unexpected);
+  const rest = index.tests.length - listed.length;
+  lines.push('## Tests', '');
+  if (!index.tests.length) lines.push('No test has finished yet.');
+  else if (!listed.length) lines.push(`All ${index.tests.length} tests ended as expected with no unexpected browser errors.`);
+  else {
+    lines.push('Running, failed, and with unexpected browser errors:', '', '| Status | Test | Errors | Unexpected | Console | Dropped | Report |', '| --- | --- | ---: | ---: | ---: | ---: | --- |');
+    const cell = (text: string) => inline(text, 160).replace(/\|/g, '\\|');
+    for (const t of listed.slice(0, maxTests)) {
+      const status = t.status === t.expectedStatus || t.status === RUNNING_STATUS ? t.status : `**${t.status}**`;
+      const known = t.summary.known ? ` (${t.summary.known} known)` : '';
+      lines.push(`| ${status} | ${cell(t.titlePath.join(' › '))}${t.project ? ` (${cell(t.project)})` : ''} | ${t.summary.errors} | ${t.summary.unexpected}${known} | ${t.summary.console} | ${t.summary.dropped} | [${t.markdown}](${encodeURI(t.markdown)}) |`);
+    }
+    if (listed.length > maxTests) lines.push('', `… and ${listed.length - maxTests} more such tests: \`npx daebug summary\` or index.json.`);
+    if (rest) lines.push('', `${rest} other ${rest === 1 ? 'test' : 'tests'} ended as expected with no unexpected browser errors.`);
   }
-  if (!index.tests.length) lines.push('', 'No test has finished yet.');
   return lines.join('\n') + '\n';
 }

@@ -169,7 +169,8 @@ function header(report: Attempt, options: MarkdownOptions, h: string): string[] 
   if (t.retry) lines.push(`- Retry: ${t.retry}`);
   const s = report.summary;
   const failedRequests = s.network ? `, ${s.network} of them failed requests` : '';
-  lines.push(`- Events: ${s.errors} errors (${s.unexpected} unexpected)${failedRequests}, ${s.console} console, ${s.dropped} dropped`);
+  const known = s.known ? `, ${s.known} known (in baseline)` : '';
+  lines.push(`- Events: ${s.errors} errors (${s.unexpected} unexpected${known})${failedRequests}, ${s.console} console, ${s.dropped} dropped`);
   if (options.jsonFile) lines.push(`- JSON: ${code(options.jsonFile)}`);
   if (report.capture === false) lines.push('', '> Capture was off (`daebugCapture: false`): no listeners were attached, so nothing was recorded.');
   return lines;
@@ -192,7 +193,7 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
     const frame = firstUserFrame(event.frames);
     const where = frame ? ` at ${code(frameWhere(frame))}` : event.frames?.length ? ' (no frame of the stack is in your code)' : '';
     const note = repeatNote(run);
-    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}${note ? ` ${note}` : ''}`, eventFence(event), ''];
+    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}${note ? ` ${note}` : ''}${baselineNote(event, report.test.baseline !== undefined)}`, eventFence(event), ''];
     let size = Buffer.byteLength(entry.join('\n')) + 1;
     // An error bigger than the room left is shown by its first lines rather than not at all.
     if (used + size > room && room - used > 1024) {
@@ -208,6 +209,12 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
   const left = runs.slice(listed).reduce((sum, run) => sum + run.count, 0);
   if (left) lines.push(`… ${left} more unexpected errors in the JSON report …`, '');
   return lines;
+}
+
+/** `· known (in baseline)` or `· new` with a baseline, and the error's group, so the run's index can be searched for it. */
+function baselineNote(event: DaebugEvent, withBaseline: boolean): string {
+  const state = withBaseline ? (event.known ? ' · known (in baseline)' : ' · **new** (not in baseline)') : '';
+  return `${state}${event.fingerprint ? ` · group ${code(event.fingerprint)}` : ''}`;
 }
 
 /** The first lines of an event's message and stack that fit in `bytes`, and a note that the JSON has the rest. */

@@ -45,10 +45,11 @@ export function notAFrame(line: string): string {
 }
 
 /** The failure message of a strict test with unexpected errors. */
-export function strictFailure(events: readonly DaebugEvent[], reportFile: string, stale?: StaleAllowList): string {
+export function strictFailure(events: readonly DaebugEvent[], reportFile: string, stale?: StaleAllowList, baseline?: { known: number; file: string }): string {
   const count = events.length;
+  const aside = baseline ? `; ${baseline.known} known ${baseline.known === 1 ? 'error' : 'errors'} in the baseline ${baseline.file} left aside` : '';
   return [
-    `daebug: ${count} unexpected ${count === 1 ? 'error' : 'errors'} in the browser (daebugStrict):`,
+    `daebug: ${count} ${baseline ? 'new ' : ''}unexpected ${count === 1 ? 'error' : 'errors'} in the browser (daebugStrict${aside}):`,
     ...describeUnexpected(events),
     `Report: ${reportFile}`,
     'If an error is expected, add a pattern to daebugIgnore or call daebug.expectError(pattern).',
@@ -73,9 +74,11 @@ export function describeStale(stale: StaleAllowList): string {
  */
 export function warningAnnotation(events: readonly DaebugEvent[], reportFile: string, stale?: StaleAllowList): { type: string; description: string } | undefined {
   const count = events.length;
-  const first = events[0];
+  const known = events.filter((e) => e.known).length;
+  const first = events.find((e) => !e.known) ?? events[0];
   const parts: string[] = [];
-  if (count) parts.push(`${count} unexpected ${count === 1 ? 'error' : 'errors'}${first ? ` (first: [${first.source}] ${firstLine(first.message, 120)})` : ''}`);
+  const knownText = known ? `, ${known === count ? 'all' : known} known (in baseline)` : '';
+  if (count) parts.push(`${count} unexpected ${count === 1 ? 'error' : 'errors'}${knownText}${first ? ` (first${known && !first.known ? ' new' : ''}: [${first.source}] ${firstLine(first.message, 120)})` : ''}`);
   if (stale && (count || stale.expectError.length)) parts.push(describeStale(count ? stale : { daebugIgnore: [], expectError: stale.expectError }));
   return parts.length ? { type: 'daebug', description: `${parts.join('; ')}; see ${reportFile}` } : undefined;
 }

@@ -24,6 +24,7 @@ export const recordSchema = z.looseObject({
   diagnostics: z.array(diagnosticSchema),
   maxReportBytes: z.number().int().positive().optional(),
   staleAllowList: staleAllowListSchema.optional(),
+  baseline: z.string().optional(),
 });
 
 export type RecordData = z.infer<typeof recordSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorGroupSchema, fixedGroupSchema } from './error-group';
 import { summarySchema, testInfoSchema } from './schema';
 
 /** One test's row of `index.json`: the report's test fields, its attempts and counts, and its files. */
@@ -20,6 +21,12 @@ export const runIndexSchema = z.object({
   updatedAt: z.string(),
   outputDir: z.string(),
   tests: z.array(indexEntrySchema),
+  /** The run's distinct errors, warnings and failed requests, one per fingerprint, most widespread first. */
+  groups: z.array(errorGroupSchema).optional(),
+  /** The baseline file (`daebugBaseline`) the run's tests used, absolute. */
+  baseline: z.string().optional(),
+  /** Baseline groups that did not happen in this run (`npx daebug baseline --prune` drops them); present with a readable baseline. */
+  fixed: z.array(fixedGroupSchema).optional(),
 });
 
 export type IndexEntryData = z.infer<typeof indexEntrySchema>;

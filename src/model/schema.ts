@@ -98,6 +98,16 @@ export const eventSchema = z.object({
   cause: z.array(errorPartSchema).optional(),
   /** An AggregateError's `errors`, in order (at most 10). */
   aggregate: z.array(errorPartSchema).optional(),
+  /**
+   * For errors, warnings, failed requests and the browser's error lines: a short stable hash of the error's kind,
+   * normalised message and first user frame (file and function), the same for the same error in any test, build or
+   * shard. `index.json`'s `groups` are keyed by it; a baseline file lists them.
+   */
+  fingerprint: z.string().optional(),
+  /** `app`, `third-party` (every URL it names is of another origin than the test's pages) or `browser` (the browser's own line). */
+  origin: z.enum(['app', 'third-party', 'browser']).optional(),
+  /** The fingerprint is in the baseline file (`daebugBaseline`): strict mode does not fail on it. */
+  known: z.boolean().optional(),
 });
 
 export const jobSchema = z.object({
@@ -148,6 +158,8 @@ export const summarySchema = z.object({
   expected: z.number().int().optional(),
   /** Events of the source `network` (counted in `errors` too). */
   network: z.number().int().optional(),
+  /** Unexpected errors whose fingerprint is in the baseline (counted in `unexpected` too); present with a baseline. */
+  known: z.number().int().optional(),
 });
 
 export const testInfoSchema = z.object({
@@ -163,6 +175,8 @@ export const testInfoSchema = z.object({
   strict: z.boolean(),
   /** Playwright's repeatEachIndex with `--repeat-each`, present only for repeats after the first. */
   repeatEachIndex: z.number().int().optional(),
+  /** The baseline file of `daebugBaseline`, absolute, when the test had one. */
+  baseline: z.string().optional(),
 });
 
 const reportBody = {

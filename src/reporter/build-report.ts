@@ -26,7 +26,8 @@ export interface StepSpan {
   endMs: number;
 }
 
-export function summarize(events: readonly DaebugEvent[], droppedTotal: number): Summary {
+export function summarize(events: readonly DaebugEvent[], droppedTotal: number, withBaseline = false): Summary {
+  let known = 0;
   let errors = 0;
   let unexpected = 0;
   let console = 0;
@@ -37,11 +38,13 @@ export function summarize(events: readonly DaebugEvent[], droppedTotal: number):
     if (eventKind(e) === 'Error') errors++;
     if (isNetworkFailure(e)) network++;
     if (e.unexpected) unexpected++;
+    if (e.unexpected && e.known) known++;
     if (e.type === 'console' && e.source.startsWith('console.')) console++;
     if (e.expected && isUnexpectedKind(e)) expected++;
   }
   const summary: Summary = { errors, unexpected, console, dropped: droppedTotal, expected };
   if (network) summary.network = network;
+  if (withBaseline) summary.known = known;
   return summary;
 }
 
@@ -55,7 +58,7 @@ function innermostStep(steps: readonly StepSpan[], timeMs: number): StepSpan | u
 
 /** Joins the fixture's capture record with what the runner knows of the test, and assigns events to steps. */
 /** The parts of a record a report is built from: the fixture's CaptureRecord or the reporter's parsed RecordData. */
-export type RecordParts = Pick<RecordData, 'capture' | 'strict' | 'realms' | 'jobs' | 'events' | 'dropped' | 'diagnostics'> & Partial<Pick<RecordData, 'staleAllowList'>>;
+export type RecordParts = Pick<RecordData, 'capture' | 'strict' | 'realms' | 'jobs' | 'events' | 'dropped' | 'diagnostics'> & Partial<Pick<RecordData, 'staleAllowList' | 'baseline'>>;
 
 export function buildAttempt(record: RecordParts | undefined, meta: TestMeta, steps: readonly StepSpan[]): Attempt {
   const events = (record?.events ?? []).map((event) => ({ ...event }));
@@ -94,14 +97,14 @@ export function buildAttempt(record: RecordParts | undefined, meta: TestMeta, st
   const dropped = record?.dropped ?? { total: 0, bySource: {} };
   const attempt: Attempt = {
     schemaVersion: SCHEMA_VERSION,
-    test: { ...meta, strict: record?.strict ?? false },
+    test: { ...meta, strict: record?.strict ?? false, ...(record?.baseline ? { baseline: record.baseline } : {}) },
     // Without a (valid) record it is unknown whether capture was on: saying "off" would mislead.
     ...(record ? { capture: record.capture } : {}),
     realms: record?.realms ?? [],
     jobs,
     steps: stepJobs,
     events,
-    summary: summarize(events, dropped.total),
+    summary: summarize(events, dropped.total, record?.baseline !== undefined),
     dropped,
     diagnostics: record?.diagnostics ?? [],
     ...(record?.staleAllowList ? { staleAllowList: record.staleAllowList } : {}),

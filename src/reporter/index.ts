@@ -16,6 +16,8 @@ import { resolveReporterOptions, type DaebugReporterOptions, type ResolvedReport
 import { cleanStaleTemps, removeInflightTemps, writeAtomic } from './write';
 import { WriteQueue } from './write-queue';
 import { GitHubOutput } from './github';
+import { RunGroups, testKeyOf } from '../run/groups';
+import { readBaseline } from '../run/baseline-file';
 
 const INDEX_EVERY_MS = 2000;
 
@@ -32,6 +34,9 @@ class DaebugReporter implements Reporter {
   private startedAt = new Date();
   private github: GitHubOutput | undefined;
   private readonly writes = new WriteQueue((error) => this.fail(error));
+  private groups = new RunGroups();
+  /** The baseline file the tests named (`daebugBaseline`), once one did. */
+  private baselineFile: string | undefined;
 
   constructor(options: DaebugReporterOptions = {}) {
     this.rawOptions = options;
@@ -47,6 +52,8 @@ class DaebugReporter implements Reporter {
   onBegin(config: FullConfig, _suite: Suite): void {
     this.config = config;
     this.startedAt = new Date();
+    this.groups = new RunGroups();
+    this.baselineFile = undefined;
     const configDir = config.configFile ? path.dirname(config.configFile) : config.rootDir;
     this.options = resolveReporterOptions(this.rawOptions, configDir);
     process.env[OUTPUT_DIR_ENV] = this.options.outputDir;
@@ -149,13 +156,14 @@ class DaebugReporter implements Reporter {
         },
       ];
     }
+    this.addToGroups(attempt, `${slug}.md`);
     const earlier = this.earlier.get(test.id) ?? [];
     const report: Report = { ...attempt, markdownFile: `${slug}.md` };
     if (earlier.length) report.attempts = earlier;
     const willRetry = playwrightWillRetry(test, result);
     if (willRetry) this.earlier.set(test.id, [...earlier, attempt]);
     else this.earlier.delete(test.id);
-    if (!willRetry) this.github?.testEnded({ report, titlePath: meta.titlePath, file: test.location.file, line: test.location.line });
+    if (!willRetry) this.github?.testEnded({ report, titlePath: meta.titlePath, file: test.location.file, line: test.location.line }, this.groups.hasBaseline);
 
     const markdown = formatMarkdown(report, { maxBytes: record?.maxReportBytes ?? this.options.maxReportBytes, jsonFile: `${slug}.json` });
     // Before the writes: the HTML report keeps the report when the output folder cannot be written.
@@ -185,6 +193,22 @@ class DaebugReporter implements Reporter {
     this.scheduleIndex();
   }
 
+  /** Every attempt counts for the run's groups: a retry that no longer has an error makes its group intermittent. */
+  private addToGroups(attempt: Attempt, report: string): void {
+    const baseline = attempt.test.baseline;
+    if (baseline !== undefined && this.baselineFile === undefined) {
+      this.baselineFile = baseline;
+      this.groups.noteBaseline();
+      try {
+        this.groups.setBaseline(readBaseline(baseline));
+      } catch (error) {
+        // The tests read it a moment ago; a merge on another machine may not have it: groups are then new by the events' marks.
+        this.fail(error);
+      }
+    }
+    this.groups.addAttempt({ testKey: testKeyOf(attempt.test), report }, attempt.events);
+  }
+
   /** At most one index write per INDEX_EVERY_MS; a change inside that time is written when it is over. */
   private scheduleIndex(): void {
     if (this.indexTimer) return;
@@ -207,7 +231,7 @@ class DaebugReporter implements Reporter {
     this.endUnfinished();
     this.writeIndex(result.status);
     try {
-      this.github?.end();
+      this.github?.end(this.groups.groups());
     } catch (error) {
       this.fail(error);
     }
@@ -257,11 +281,16 @@ class DaebugReporter implements Reporter {
       updatedAt: new Date().toISOString(),
       outputDir: this.options.outputDir,
       tests: [...this.index.values()],
+      groups: this.groups.groups(),
     };
+    if (this.baselineFile !== undefined) index.baseline = this.baselineFile;
+    const fixed = this.groups.fixed();
+    if (fixed) index.fixed = fixed;
     try {
       fs.mkdirSync(this.options.outputDir, { recursive: true });
       const json: [string, string] = [path.join(this.options.outputDir, 'index.json'), JSON.stringify(index, null, 2) + '\n'];
-      const md: [string, string] = [path.join(this.options.outputDir, 'index.md'), formatIndexMarkdown(index)];
+      const shown = index.baseline === undefined ? undefined : path.relative(process.cwd(), index.baseline) || index.baseline;
+      const md: [string, string] = [path.join(this.options.outputDir, 'index.md'), formatIndexMarkdown(index, shown === undefined ? {} : { baselineShown: shown })];
       if (now) {
         writeAtomic(...json);
         writeAtomic(...md);
@@ -284,9 +313,9 @@ class DaebugReporter implements Reporter {
 
 /** Output for GitHub Actions, when the run is inside it and the options leave some on. */
 function githubOutput(options: ResolvedReporterOptions, config: FullConfig): GitHubOutput | undefined {
-  if (process.env['GITHUB_ACTIONS'] !== 'true' || (!options.githubAnnotations && !options.githubSummary)) return undefined;
+  if (process.env['GITHUB_ACTIONS'] !== 'true' || (options.githubAnnotations === false && !options.githubSummary)) return undefined;
   return new GitHubOutput({
-    annotations: options.githubAnnotations,
+    annotations: options.githubAnnotations === true ? 'auto' : options.githubAnnotations === false ? 'off' : options.githubAnnotations,
     summary: options.githubSummary,
     maxAnnotations: options.maxAnnotations,
     root: process.env['GITHUB_WORKSPACE'] || config.rootDir,

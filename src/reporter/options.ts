@@ -10,11 +10,13 @@ export interface DaebugReporterOptions {
   /** Byte budget of one Markdown report. @default 262144 */
   maxReportBytes?: number;
   /**
-   * In GitHub Actions (`GITHUB_ACTIONS=true`): one workflow command per unexpected error (`::error` for strict tests,
-   * `::warning` otherwise) at the error's source line when that file is in the repository, else at the test.
+   * In GitHub Actions (`GITHUB_ACTIONS=true`): workflow commands (`::error` for strict tests, `::warning` otherwise)
+   * at the error's source line when that file is in the repository, else at the test. `true`: one per unexpected
+   * error, or, when the tests use a baseline (`daebugBaseline`), one per new error group at its first occurrence;
+   * `'all'`: one per unexpected error even with a baseline; `'new'`: one per new group; `false`: none.
    * @default true
    */
-  githubAnnotations?: boolean;
+  githubAnnotations?: boolean | 'all' | 'new';
   /** In GitHub Actions: append a table of the tests with unexpected errors to `$GITHUB_STEP_SUMMARY`. @default true */
   githubSummary?: boolean;
   /**
@@ -29,7 +31,7 @@ const KNOWN = ['outputDir', 'maxReportBytes', 'githubAnnotations', 'githubSummar
 const schema = z.object({
   outputDir: z.string().min(1).optional(),
   maxReportBytes: z.number().int().min(4096).optional(),
-  githubAnnotations: z.boolean().optional(),
+  githubAnnotations: z.union([z.boolean(), z.enum(['all', 'new'])]).optional(),
   githubSummary: z.boolean().optional(),
   maxAnnotations: z.number().int().min(0).optional(),
 });
@@ -37,7 +39,7 @@ const schema = z.object({
 export interface ResolvedReporterOptions {
   outputDir: string;
   maxReportBytes: number;
-  githubAnnotations: boolean;
+  githubAnnotations: boolean | 'all' | 'new';
   githubSummary: boolean;
   maxAnnotations: number;
 }
@@ -59,7 +61,7 @@ export function resolveReporterOptions(raw: unknown, configDir: string): Resolve
   }
   const outputDir = parseOption('outputDir', schema.shape.outputDir, own['outputDir'], 'a non-empty folder path, e.g. "reports"');
   const maxReportBytes = parseOption('maxReportBytes', schema.shape.maxReportBytes, own['maxReportBytes'], 'an integer of at least 4096 (bytes)');
-  const githubAnnotations = parseOption('githubAnnotations', schema.shape.githubAnnotations, own['githubAnnotations'], 'true or false');
+  const githubAnnotations = parseOption('githubAnnotations', schema.shape.githubAnnotations, own['githubAnnotations'], "true, false, 'all' or 'new'");
   const githubSummary = parseOption('githubSummary', schema.shape.githubSummary, own['githubSummary'], 'true or false');
   const maxAnnotations = parseOption('maxAnnotations', schema.shape.maxAnnotations, own['maxAnnotations'], 'an integer of at least 0');
   const baseDir = typeof input['configDir'] === 'string' ? input['configDir'] : configDir;

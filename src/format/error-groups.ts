@@ -1,0 +1,69 @@
+/**
+ * "Errors across the run": a run's error groups as Markdown lines, most widespread first, new ones marked. Pure;
+ * `index.md` opens with it and `npx daebug groups` prints the same lines.
+ */
+import type { ErrorGroup, FixedGroup } from '../model/error-group';
+import { code, inline } from './fence';
+
+export interface GroupsSectionInput {
+  groups: readonly ErrorGroup[];
+  fixed?: readonly FixedGroup[] | undefined;
+  /** The baseline file as the reader should see it; set when the run had one. */
+  baseline?: string | undefined;
+  /** Groups listed per list before the rest is counted in one line. @default 50 */
+  maxGroups?: number;
+  /** How a group's first report is linked: a Markdown link relative to index.md, or a plain path. */
+  link?: (report: string) => string;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** One group as one line: flags, kind, message, counts, where, first report, fingerprint. */
+export function groupLine(group: ErrorGroup, link: (report: string) => string): string {
+  const flags = [group.new ? '**new**' : group.new === false ? 'known (in baseline)' : '', group.intermittent ? `intermittent (${group.attempts.seen} of ${group.attempts.total} attempts)` : '', group.origin !== 'app' ? group.origin : '']
+    .filter(Boolean)
+    .join(', ');
+  const counts = `${plural(group.tests, 'test')}, ${plural(group.count, 'time')}`;
+  const where = group.where ? ` · at ${code(group.where)}` : '';
+  const first = group.reports[0] ? ` · first: ${link(group.reports[0])}` : '';
+  return `${flags ? `${flags} · ` : ''}[${inline(group.source, 40)}] ${inline(firstLine(group.message), 200)} — ${counts}${where}${first} · ${code(group.fingerprint)}`;
+}
+
+function firstLine(text: string): string {
+  return text.split(/\r?\n/, 1)[0] ?? '';
+}
+
+/** New groups first (with a baseline), then by how many tests had them: the order the reader acts in. */
+export function triageOrder(groups: readonly ErrorGroup[]): ErrorGroup[] {
+  return [...groups].sort((a, b) => Number(b.new === true) - Number(a.new === true));
+}
+
+/** The section's lines: unexpected groups, then the other groups (warnings, failed requests), then fixed ones. */
+export function formatGroupsSection(input: GroupsSectionInput): string[] {
+  const max = input.maxGroups ?? 50;
+  const link = input.link ?? ((report: string) => `[${inline(report, 120)}](${encodeURI(report)})`);
+  const errors = triageOrder(input.groups.filter((g) => g.unexpected));
+  const others = triageOrder(input.groups.filter((g) => !g.unexpected));
+  const lines = ['## Errors across the run', ''];
+  const newCount = input.groups.filter((g) => g.unexpected && g.new).length;
+  if (!errors.length) lines.push('No unexpected browser errors in this run.');
+  else {
+    const distinct = `${plural(errors.length, 'distinct unexpected error')} (fingerprints)`;
+    const baseline = input.baseline !== undefined ? `, ${newCount} new since the baseline ${code(input.baseline)}` : '';
+    lines.push(`${distinct}${baseline}, largest first${input.baseline !== undefined ? ', new ones on top' : ''}:`, '');
+    errors.slice(0, max).forEach((g, i) => lines.push(`${i + 1}. ${groupLine(g, link)}`));
+    if (errors.length > max) lines.push('', `… and ${errors.length - max} more: \`npx daebug groups\` or \`groups\` in index.json.`);
+  }
+  if (others.length) {
+    lines.push('', `### Also seen, not counted as unexpected (${plural(others.length, 'group')}: warnings, failed requests, browser lines)`, '');
+    others.slice(0, Math.min(max, 20)).forEach((g) => lines.push(`- ${groupLine(g, link)}`));
+    if (others.length > Math.min(max, 20)) lines.push(`- … and ${others.length - Math.min(max, 20)} more in index.json.`);
+  }
+  if (input.fixed?.length) {
+    lines.push('', `### Fixed since the baseline (${plural(input.fixed.length, 'group')} in the baseline did not happen in this run)`, '');
+    input.fixed.slice(0, max).forEach((f) => lines.push(`- [${inline(f.source, 40)}] ${inline(firstLine(f.message), 160)}${f.where ? ` · ${code(f.where)}` : ''} · ${code(f.fingerprint)}`));
+    if (input.fixed.length > max) lines.push(`- … and ${input.fixed.length - max} more in index.json.`);
+    lines.push('', 'Drop them from the baseline with `npx daebug baseline --prune`.');
+  }
+  return lines;
+}

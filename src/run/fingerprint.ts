@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { isUnexpectedKind, UNCAUGHT_SOURCES } from '../model/classify';
+import type { DaebugEvent, Frame } from '../model/schema';
+import { firstUserFrame } from '../stack/first-user-frame';
+import { normalizeMessage, normalizeSource, normalizeUrl } from './normalize';
+
+/** Where a group of errors comes from: the app's code, another origin's scripts only, or the browser itself. */
+export type ErrorOrigin = 'app' | 'third-party' | 'browser';
+
+/** The event fields a fingerprint is made of. */
+export type Fingerprintable = Pick<DaebugEvent, 'type' | 'source' | 'message' | 'frames' | 'location' | 'network' | 'level'>;
+
+const LIFECYCLE = new Set(['navigation', 'worker.start', 'worker.close']);
+const WARNING_SOURCES = new Set(['console.warn', 'console.assert']);
+
+/**
+ * Whether an event is a problem a run can group: thrown errors, rejections, crashes, console.error, console.warn
+ * and failed assertions, failed requests and the browser's own error lines. Plain console output is not.
+ */
+export function isFingerprinted(event: Pick<DaebugEvent, 'type' | 'source' | 'level'>): boolean {
+  if (LIFECYCLE.has(event.source)) return false;
+  if (event.type === 'error' || isUnexpectedKind(event as Fingerprintable) || WARNING_SOURCES.has(event.source) || event.source === 'network') return true;
+  return event.source.startsWith('browser.') && (event.level === 'error' || event.level === 'warn' || event.level === 'warning');
+}
+
+/**
+ * The kind part of a fingerprint: an uncaught error is `uncaught` whichever way the browser reported it
+ * (`window.onerror` in Chromium, `pageerror` in Firefox and WebKit, `self.onerror` in a worker).
+ */
+export function errorKind(source: string): string {
+  return UNCAUGHT_SOURCES.has(source) && source !== 'unhandledrejection' ? 'uncaught' : source;
+}
+
+/**
+ * What the fingerprint says about where the error is: the first user frame's original file (hash-free) and
+ * function; without one, the first library frame's package; without frames, nothing.
+ */
+export function fingerprintWhere(frames: readonly Frame[] | undefined): string {
+  const user = firstUserFrame(frames);
+  if (user) {
+    const source = user.original?.source ? normalizeSource(user.original.source) : normalizeUrl(user.url);
+    return `${source} ${user.original?.functionName ?? user.functionName ?? ''}`.trim();
+  }
+  const library = frames?.find((frame) => frame.library !== undefined)?.library;
+  return library ? `lib:${library}` : '';
+}
+
+/**
+ * A short stable hash (12 hex digits) of the error's kind, its normalised message and its first user frame's
+ * file and function (no line or column). A failed request adds its method, URL shape and status instead of a
+ * frame. The same error from two tests, builds or shards gets the same fingerprint; two errors thrown on one
+ * line with different messages do not.
+ */
+export function fingerprintOf(event: Fingerprintable): string {
+  const parts = [errorKind(event.source), normalizeMessage(event.message)];
+  if (event.network) {
+    parts.push(event.network.method, normalizeUrl(event.network.url), String(event.network.status ?? event.network.errorText ?? ''));
+  } else {
+    parts.push(fingerprintWhere(event.frames));
+  }
+  return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 12);
+}
+
+/**
+ * `browser` for the browser's own lines, `third-party` when every URL the error names (its frames, its
+ * location, a failed request's URL) is of another origin than the test's pages, else `app`.
+ */
+export function originOf(event: Fingerprintable, pageOrigins: ReadonlySet<string>): ErrorOrigin {
+  if (event.source.startsWith('browser.') || event.source === 'page.crash') return 'browser';
+  if (!pageOrigins.size) return 'app';
+  const urls = [event.network?.url, ...(event.frames ?? []).map((frame) => frame.url), event.location?.url].filter((url): url is string => !!url);
+  const origins = urls.map(webOrigin).filter((origin): origin is string => origin !== undefined);
+  if (!origins.length) return 'app';
+  return origins.every((origin) => !pageOrigins.has(origin)) ? 'third-party' : 'app';
+}
+
+/** `https://host:port` of an http(s) URL; undefined for anything else (inline scripts, `data:`, extensions). */
+export function webOrigin(url: string): string | undefined {
+  if (!/^https?:\/\//i.test(url)) return undefined;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * Groups a run's errors by fingerprint: one entry per distinct problem, with how often and in how many tests it
+ * happened, whether a baseline knew it, and whether it came and went between attempts of one test. Pure and
+ * incremental: the reporter adds each attempt as it ends, the CLI adds the attempts it reads from the reports,
+ * and both get the same groups.
+ */
+import type { ErrorGroup, FixedGroup } from '../model/error-group';
+import type { DaebugEvent, Frame } from '../model/schema';
+import { firstUserFrame } from '../stack/first-user-frame';
+import type { BaselineData, BaselineEntry } from './baseline';
+import { fingerprintOf, isFingerprinted, originOf, webOrigin, type ErrorOrigin } from './fingerprint';
+
+interface Building {
+  fingerprint: string;
+  message: string;
+  source: string;
+  where: string | undefined;
+  origin: ErrorOrigin;
+  order: number;
+  count: number;
+  unexpected: boolean;
+  known: boolean;
+  reports: string[];
+  reportSet: Set<string>;
+  /** Attempts that had it, per test. */
+  seenIn: Map<string, number>;
+}
+
+/** The test an attempt belongs to: what stays the same across retries and repeats. */
+export interface AttemptOf {
+  /** Stable across retries and `--repeat-each` repeats: project, spec file and title path. */
+  testKey: string;
+  /** The attempt's Markdown report, relative to the reports folder. */
+  report: string;
+}
+
+/** `project␀file␀title path`: one test whatever its retry or repeat. */
+export function testKeyOf(test: { project: string; file: string; titlePath: readonly string[] }): string {
+  return [test.project, test.file, ...test.titlePath].join('\u0000');
+}
+
+/** The first user frame's original `file:line` and function, else the first frame's, as one short string. */
+export function whereOf(event: Pick<DaebugEvent, 'frames' | 'location' | 'network'>): string | undefined {
+  const frame: Frame | undefined = firstUserFrame(event.frames) ?? event.frames?.[0];
+  if (frame) {
+    const file = frame.original?.source ?? frame.url;
+    const line = frame.original?.line ?? frame.line;
+    const name = frame.original?.functionName ?? frame.functionName;
+    return `${file}:${line}${name ? ` in ${name}` : ''}`;
+  }
+  const initiator = event.network?.initiator;
+  if (initiator?.original) return `${initiator.original.source}:${initiator.original.line}`;
+  if (initiator?.url && initiator.line !== undefined) return `${initiator.url}:${initiator.line}`;
+  if (event.location?.url) return `${event.location.url}:${event.location.line}`;
+  return undefined;
+}
+
+/** Accumulates the groups of a run, one attempt at a time. */
+export class RunGroups {
+  private readonly building = new Map<string, Building>();
+  private readonly attemptsOf = new Map<string, number>();
+  private order = 0;
+  private baselineSet: ReadonlySet<string> | undefined;
+  private baselineData: BaselineData | undefined;
+  private anyKnownMarks = false;
+  private anyBaseline = false;
+
+  /** The run's baseline, when the reporter or the CLI could read it: `new` and `fixed` are measured against it. */
+  setBaseline(baseline: BaselineData): void {
+    this.baselineData = baseline;
+    this.baselineSet = new Set(baseline.groups.map((g) => g.fingerprint));
+    this.anyBaseline = true;
+  }
+
+  /** A test ran with a baseline (its report names one), even when the file cannot be read here. */
+  noteBaseline(): void {
+    this.anyBaseline = true;
+  }
+
+  get hasBaseline(): boolean {
+    return this.anyBaseline;
+  }
+
+  /** One attempt of a test (a retry, a repeat, or the only one), with all its events. */
+  addAttempt(of: AttemptOf, events: readonly DaebugEvent[]): void {
+    this.attemptsOf.set(of.testKey, (this.attemptsOf.get(of.testKey) ?? 0) + 1);
+    const seenHere = new Set<Building>();
+    let pageOrigins: Set<string> | undefined;
+    for (const event of events) {
+      if (event.expected || !isFingerprinted(event)) continue;
+      let fingerprint = event.fingerprint;
+      let origin = event.origin;
+      if (fingerprint === undefined) {
+        // A report written before fingerprints: made here by the same rule.
+        fingerprint = fingerprintOf(event);
+        pageOrigins ??= new Set(events.filter((e) => e.source === 'navigation').map((e) => webOrigin(e.message)).filter((o): o is string => !!o));
+        origin = originOf(event, pageOrigins);
+      }
+      let group = this.building.get(fingerprint);
+      if (!group) {
+        group = {
+          fingerprint,
+          message: event.message,
+          source: event.source,
+          where: whereOf(event),
+          origin: origin ?? 'app',
+          order: this.order++,
+          count: 0,
+          unexpected: false,
+          known: false,
+          reports: [],
+          reportSet: new Set(),
+          seenIn: new Map(),
+        };
+        this.building.set(fingerprint, group);
+      }
+      group.count++;
+      if (event.unexpected) group.unexpected = true;
+      if (event.known) {
+        group.known = true;
+        this.anyKnownMarks = true;
+      }
+      if (!group.reportSet.has(of.report)) {
+        group.reportSet.add(of.report);
+        group.reports.push(of.report);
+      }
+      if (!seenHere.has(group)) {
+        seenHere.add(group);
+        group.seenIn.set(of.testKey, (group.seenIn.get(of.testKey) ?? 0) + 1);
+      }
+    }
+  }
+
+  /** The groups, most widespread first: by tests, then occurrences, then fingerprint (the same in any shard order). */
+  groups(): ErrorGroup[] {
+    const withBaseline = this.anyBaseline || this.anyKnownMarks;
+    return [...this.building.values()]
+      .sort((a, b) => b.seenIn.size - a.seenIn.size || b.count - a.count || (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0))
+      .map((g) => {
+        let seen = 0;
+        let total = 0;
+        for (const [test, n] of g.seenIn) {
+          seen += n;
+          total += this.attemptsOf.get(test) ?? n;
+        }
+        const group: ErrorGroup = {
+          fingerprint: g.fingerprint,
+          message: g.message,
+          source: g.source,
+          count: g.count,
+          tests: g.seenIn.size,
+          reports: g.reports,
+          origin: g.origin,
+          unexpected: g.unexpected,
+          intermittent: seen < total,
+          attempts: { seen, total },
+        };
+        if (g.where !== undefined) group.where = g.where;
+        if (withBaseline) group.new = this.baselineSet ? !this.baselineSet.has(g.fingerprint) : !g.known;
+        return group;
+      });
+  }
+
+  /** Baseline groups that did not happen in this run; undefined without a readable baseline. */
+  fixed(): FixedGroup[] | undefined {
+    if (!this.baselineData) return undefined;
+    return this.baselineData.groups
+      .filter((entry) => !this.building.has(entry.fingerprint))
+      .map((entry) => {
+        const fixed: FixedGroup = { fingerprint: entry.fingerprint, message: entry.message, source: entry.source };
+        if (entry.where !== undefined) fixed.where = entry.where;
+        return fixed;
+      });
+  }
+
+  /** The run's groups as baseline entries (`npx daebug baseline`). */
+  baselineEntries(): BaselineEntry[] {
+    return this.groups().map((g) => {
+      const entry: BaselineEntry = { fingerprint: g.fingerprint, source: g.source, message: g.message, count: g.count, tests: g.tests };
+      if (g.where !== undefined) entry.where = stripLine(g.where);
+      return entry;
+    });
+  }
+}
+
+// The baseline keeps where an error is without its line, so that an edit above it does not change the file.
+function stripLine(where: string): string {
+  return where.replace(/:\d+(?=(?: in |$))/, '');
+}

@@ -1,0 +1,35 @@
+/**
+ * Gives each groupable event of a test its fingerprint and origin, and marks those in the baseline `known`.
+ * Runs in the fixture after enrichment (the fingerprint needs the source-mapped first user frame), so the record,
+ * the blob of a sharded run and every report carry the same fingerprints.
+ */
+import type { DaebugEvent } from '../model/schema';
+import { fingerprintOf, isFingerprinted, originOf, webOrigin } from './fingerprint';
+
+export interface MarkedCounts {
+  /** Unexpected errors whose fingerprint is in the baseline. */
+  known: number;
+}
+
+/** Sets `fingerprint`, `origin` and (with a baseline) `known` in place; events shared by several lists are set once. */
+export function markEvents(lists: readonly (readonly DaebugEvent[])[], baseline?: ReadonlySet<string>): MarkedCounts {
+  const seen = new Set<DaebugEvent>();
+  const all = lists.flat().filter((event) => !seen.has(event) && seen.add(event));
+  const pageOrigins = new Set<string>();
+  for (const event of all) {
+    if (event.source !== 'navigation') continue;
+    const origin = webOrigin(event.message);
+    if (origin) pageOrigins.add(origin);
+  }
+  let known = 0;
+  for (const event of all) {
+    if (!isFingerprinted(event)) continue;
+    event.fingerprint = fingerprintOf(event);
+    event.origin = originOf(event, pageOrigins);
+    if (baseline?.has(event.fingerprint)) {
+      event.known = true;
+      if (event.unexpected) known++;
+    }
+  }
+  return { known };
+}
