@@ -131,7 +131,7 @@ describe('reporter options for GitHub Actions', () => {
   });
 
   it('reject bad values, naming the option and what it accepts', () => {
-    assert.throws(() => resolveReporterOptions({ githubAnnotations: 'no' }, '/x'), (e: Error & { code?: string }) => e.code === 'DAEBUG_OPTIONS_INVALID' && /githubAnnotations/.test(e.message) && /true or false/.test(e.message));
+    assert.throws(() => resolveReporterOptions({ githubAnnotations: 'no' }, '/x'), (e: Error & { code?: string }) => e.code === 'DAEBUG_OPTIONS_INVALID' && /githubAnnotations/.test(e.message) && /true, false, 'all' or 'new'/.test(e.message));
     assert.throws(() => resolveReporterOptions({ maxAnnotations: -1 }, '/x'), /maxAnnotations[\s\S]*at least 0/);
   });
 });
