@@ -12,6 +12,7 @@ const TESTS_PER_FILE = 100;
 
 const { DaebugReporter } = require(path.join(repoRoot, 'dist', 'reporter', 'index.js')) as typeof import('../src/reporter/index');
 const { ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE } = require(path.join(repoRoot, 'dist', 'model', 'attachment.js')) as typeof import('../src/model/attachment');
+const { markEvents } = require(path.join(repoRoot, 'dist', 'run', 'mark-events.js')) as typeof import('../src/run/mark-events');
 
 // Playwright's own Suite and TestCase, so both reporters walk the objects the runner gives them.
 interface PwSuite extends Suite {
@@ -92,6 +93,32 @@ function event(test: number, j: number, timeMs: number): DaebugEvent {
   return { ...base, type: 'console', level, source: `console.${level}`, message: `message ${j} of ${EVENTS} ${j}`, location };
 }
 
+/**
+ * Issue 17's grouping load: 3 errors per test, as the fixture hands them over (fingerprinted): one app error in
+ * every test with other data each time, one of 40 component errors, and a third-party script's error in every
+ * third test, after a navigation.
+ */
+function errorEvents(test: number, startMs: number): DaebugEvent[] {
+  const at = (j: number) => {
+    const time = new Date(startMs + 5 + j * 3).toISOString();
+    return { realm: 'page', ts: time.slice(11, 19), time, expected: false };
+  };
+  const appFrame = (fn: string, line: number) => ({ url: `http://127.0.0.1:4617/assets/app.${(test % 3).toString(16).padStart(6, 'a')}.js`, line, column: 9, functionName: 'n', userCode: true, original: { source: 'src/invoices.ts', line, column: 3, functionName: fn } });
+  const nav = { ...at(0), type: 'console' as const, level: 'debug', source: 'navigation', message: 'http://127.0.0.1:4617/shop/index.html' };
+  const events: DaebugEvent[] = [
+    nav,
+    { ...at(1), type: 'error', source: 'window.onerror', message: `Error: Invoice ${test * 7} not found`, stack: `Error: Invoice ${test * 7} not found\n    at n (app.js:1:9)`, frames: [appFrame('loadInvoice', 12)], unexpected: true },
+    { ...at(2), type: 'console', level: 'error', source: 'console.error', message: `TypeError: Cannot read properties of undefined (reading 'price') in Widget${test % 40}`, frames: [appFrame(`renderWidget${test % 40}`, 40 + (test % 40))], unexpected: true },
+    test % 3 === 0
+      ? { ...at(3), type: 'error', source: 'window.onerror', message: `Error: analytics ${test} failed`, frames: [{ url: 'https://cdn.analytics.test/a.js', line: 1, column: 100, userCode: true }], unexpected: true }
+      : { ...at(3), type: 'error', source: 'unhandledrejection', message: `Error: request ${test} timed out after ${1000 + test}ms`, frames: [appFrame('fetchCart', 77)], unexpected: true },
+  ];
+  markEvents([events]);
+  return events;
+}
+
+let eventsOf: (test: number, events: number, startMs: number) => DaebugEvent[] = (test, events, startMs) => Array.from({ length: events }, (_, j) => event(test, j, startMs + 5 + j * 3));
+
 function record(test: number, events: number, startMs: number): CaptureRecord {
   return {
     version: 1,
@@ -100,7 +127,7 @@ function record(test: number, events: number, startMs: number): CaptureRecord {
     realms: ['page'],
     jobs: [],
     steps: [],
-    events: Array.from({ length: events }, (_, j) => event(test, j, startMs + 5 + j * 3)),
+    events: eventsOf(test, events, startMs),
     dropped: { total: 0, bySource: {} },
     diagnostics: [],
   };
@@ -194,7 +221,11 @@ function cpuMs(): number {
 }
 
 async function runDaebug(suite: Suite, tests: readonly PwTest[]): Promise<{ totalMs: number; perTest: number[]; perTestCpu: number[] }> {
-  const reporter: Reporter = new DaebugReporter({ outputDir: fresh('reports') });
+  return runDaebugIn(fresh('reports'), suite, tests);
+}
+
+async function runDaebugIn(outputDir: string, suite: Suite, tests: readonly PwTest[]): Promise<{ totalMs: number; perTest: number[]; perTestCpu: number[] }> {
+  const reporter: Reporter = new DaebugReporter({ outputDir });
   gc();
   const perTest: number[] = [];
   const perTestCpu: number[] = [];
@@ -301,8 +332,36 @@ export async function reporterThroughput(): Promise<Row[]> {
   log(`  reporter heap after GC at ${heap200.at.join(', ')} tests: ${heap200.heap.map(mb).join(', ')} (200 events/test)`);
   log(`  Playwright's own TestCase and suites, without results: ${fmt(treeBytes, 0)} bytes/test (included above)`);
   const ownBytes = heap20.bytesPerTest - treeBytes;
+  const grouping = await groupingRun();
   fs.rmSync(dir, { recursive: true, force: true });
   return [
+    {
+      bench: '3 reporter',
+      metric: `grouping: median onTestEnd, ${TESTS} tests × 3 errors (${grouping.groups} groups; p99)`,
+      baseline: '',
+      daebug: `${fmt(grouping.perTest, 3)} ms (${fmt(grouping.p99, 2)})`,
+      ratio: '',
+      target: '≤ 0.5 ms',
+      met: grouping.perTest <= 0.5,
+    },
+    {
+      bench: '3 reporter',
+      metric: 'grouping: whole run per test (onEnd included)',
+      baseline: '',
+      daebug: `${fmt(grouping.totalPerTest, 3)} ms`,
+      ratio: '',
+      target: '≤ 0.5 ms',
+      met: grouping.totalPerTest <= 0.5,
+    },
+    {
+      bench: '3 reporter',
+      metric: `grouping: index.md of ${TESTS} tests with errors`,
+      baseline: '',
+      daebug: `${grouping.indexLines} lines, ${fmt(grouping.indexBytes / 1024, 0)} KB`,
+      ratio: '',
+      target: '≤ 300 lines',
+      met: grouping.indexLines <= 300,
+    },
     {
       bench: '3 reporter',
       metric: `median onTestEnd, ${TESTS} tests × ${EVENTS} events (p99, max)`,
@@ -347,6 +406,37 @@ export async function reporterThroughput(): Promise<Row[]> {
       met: heap200.bytesPerTest - treeBytes < 2 * Math.max(ownBytes, 1024),
     },
   ];
+}
+
+/** Issue 17: the reporter with grouping, on 5,000 tests with 3 errors each; index.md must stay bounded. */
+async function groupingRun(): Promise<{ perTest: number; p99: number; totalPerTest: number; indexLines: number; indexBytes: number; groups: number }> {
+  const previous = eventsOf;
+  eventsOf = (test, _events, startMs) => errorEvents(test, startMs);
+  try {
+    const { root, makeTest } = tree();
+    const tests = Array.from({ length: TESTS }, (_, i) => makeTest(i, 3));
+    await runDaebug(root, tests.slice(0, 200));
+    const runs: Array<{ totalMs: number; perTest: number[]; folder: string }> = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const folder = fresh('reports-grouping');
+      const run = await runDaebugIn(folder, root, tests);
+      runs.push({ ...run, folder });
+      log(`  reporter grouping round ${round}: ${fmt(run.totalMs, 0)} ms, median onTestEnd ${fmt(median(run.perTest), 3)} ms`);
+    }
+    const last = runs[runs.length - 1]!;
+    const indexMd = fs.readFileSync(path.join(last.folder, 'index.md'), 'utf8');
+    const index = JSON.parse(fs.readFileSync(path.join(last.folder, 'index.json'), 'utf8')) as { groups: unknown[] };
+    return {
+      perTest: median(runs.map((r) => median(r.perTest))),
+      p99: median(runs.map((r) => percentile(r.perTest, 99))),
+      totalPerTest: median(runs.map((r) => r.totalMs)) / TESTS,
+      indexLines: indexMd.split('\n').length,
+      indexBytes: Buffer.byteLength(indexMd),
+      groups: index.groups.length,
+    };
+  } finally {
+    eventsOf = previous;
+  }
 }
 
 childMain(reporterThroughput);

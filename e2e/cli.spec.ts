@@ -299,7 +299,7 @@ test('usage: --help and --version, unknown command or flag exit 2 naming it', ()
 
   const unknown = daebug(['explode'], run.dir);
   expect(unknown.exitCode).toBe(2);
-  expect(unknown.stderr).toContain('Unknown command "explode" (accepted: errors, summary, show, mcp).');
+  expect(unknown.stderr).toContain('Unknown command "explode" (accepted: errors, groups, baseline, summary, show, mcp).');
   expect(unknown.stderr).toContain('Usage: npx daebug <command> [flags]');
   const flag = daebug(['summary', '--limit', '3'], run.dir);
   expect(flag.exitCode).toBe(2);
@@ -323,11 +323,11 @@ function toolText(result: Awaited<ReturnType<Client['callTool']>>): string {
   return content[0]!.text;
 }
 
-test('mcp: the SDK client lists the three tools, and each answers with the same text as the CLI', async () => {
+test('mcp: the SDK client lists the four tools, and each answers with the same text as the CLI', async () => {
   const client = await mcpClient(run.reportsDir);
   try {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['daebug_get_errors', 'daebug_get_report', 'daebug_list_tests']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['daebug_get_error_groups', 'daebug_get_errors', 'daebug_get_report', 'daebug_list_tests']);
     const getErrors = tools.find((t) => t.name === 'daebug_get_errors')!;
     expect(getErrors.inputSchema.properties?.['limit']).toMatchObject({ type: 'integer', default: 20 });
     expect(getErrors.inputSchema.required ?? []).not.toContain('test');
@@ -344,6 +344,14 @@ test('mcp: the SDK client lists the three tools, and each answers with the same 
     expect(toolText(none)).toBe('No JavaScript errors captured in tests matching "clean page"');
 
     expect(toolText(await client.callTool({ name: 'daebug_list_tests', arguments: {} }))).toBe(cli(['summary']));
+    const groups = await client.callTool({ name: 'daebug_get_error_groups', arguments: {} });
+    expect(groups.isError).toBe(false);
+    expect(toolText(groups)).toBe(cli(['groups']));
+    expect(toolText(groups)).toMatch(/distinct unexpected error/);
+    // The run had no baseline: asking for what is new says so, instead of calling everything new.
+    const fresh = await client.callTool({ name: 'daebug_get_error_groups', arguments: { new: true } });
+    expect(fresh.isError).toBe(true);
+    expect(toolText(fresh)).toContain('used no baseline');
     const report = await client.callTool({ name: 'daebug_get_report', arguments: { test: 'profile rejects' } });
     expect(report.isError).toBe(false);
     expect(toolText(report)).toBe(fs.readFileSync(path.join(run.reportsDir, reportOf('profile rejects').markdownFile), 'utf8').trimEnd());

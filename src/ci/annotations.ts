@@ -46,7 +46,7 @@ export function testAnnotations(input: AnnotationInput): string[] {
   const kind = input.report.test.strict ? 'error' : 'warning';
   const title = `daebug: ${input.titlePath.join(' › ')}`;
   return unexpectedEvents(input.report).map((event) =>
-    workflowCommand(kind, { ...annotationLocation(event, input), title }, firstLine(event.message) || `[${event.source}] (no message)`),
+    workflowCommand(kind, { ...annotationLocation(event, input), title }, `${event.known ? 'known (in baseline): ' : ''}${firstLine(event.message) || `[${event.source}] (no message)`}`),
   );
 }
 

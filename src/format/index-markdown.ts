@@ -41,11 +41,13 @@ export interface IndexMarkdownOptions {
   maxTests?: number;
   /** The baseline path as shown (relative to the working folder). */
   baselineShown?: string;
+  /** Runs of at most this many tests list every test; larger ones only those that need a look. @default 100 */
+  listAllUpTo?: number;
 }
 
 /**
  * `index.md`: the run in one line, its error groups, then the tests that need a look (running, failed, with
- * unexpected errors), then one line counting the rest. Bounded whatever the run's size.
+ * unexpected errors) first; past 100 tests, only those, and one line counting the rest. Bounded whatever the run's size.
  */
 export function formatIndexMarkdown(index: RunIndex, options: IndexMarkdownOptions = {}): string {
   const maxTests = options.maxTests ?? 200;
@@ -66,15 +68,19 @@ export function formatIndexMarkdown(index: RunIndex, options: IndexMarkdownOptio
   const needsLook = (t: IndexEntry) => t.status === RUNNING_STATUS || t.status !== t.expectedStatus || t.summary.unexpected > 0;
   const isRunning = (t: IndexEntry) => Number(t.status === RUNNING_STATUS);
   const newErrors = (t: IndexEntry) => t.summary.unexpected - (t.summary.known ?? 0);
-  const listed = index.tests
-    .filter(needsLook)
-    .sort((a, b) => isRunning(b) - isRunning(a) || Number(b.status !== b.expectedStatus) - Number(a.status !== a.expectedStatus) || newErrors(b) - newErrors(a) || b.summary.unexpected - a.summary.unexpected);
+  const order = [...index.tests].sort(
+    (a, b) => isRunning(b) - isRunning(a) || Number(b.status !== b.expectedStatus) - Number(a.status !== a.expectedStatus) || newErrors(b) - newErrors(a) || b.summary.unexpected - a.summary.unexpected,
+  );
+  // A small run lists every test; a large one only those that need a look, and counts the rest in one line.
+  const small = index.tests.length <= (options.listAllUpTo ?? 100);
+  const listed = small ? order : order.filter(needsLook);
   const rest = index.tests.length - listed.length;
   lines.push('## Tests', '');
   if (!index.tests.length) lines.push('No test has finished yet.');
   else if (!listed.length) lines.push(`All ${index.tests.length} tests ended as expected with no unexpected browser errors.`);
   else {
-    lines.push('Running, failed, and with unexpected browser errors:', '', '| Status | Test | Errors | Unexpected | Console | Dropped | Report |', '| --- | --- | ---: | ---: | ---: | ---: | --- |');
+    if (!small) lines.push('Running, failed, and with unexpected browser errors:', '');
+    lines.push('| Status | Test | Errors | Unexpected | Console | Dropped | Report |', '| --- | --- | ---: | ---: | ---: | ---: | --- |');
     const cell = (text: string) => inline(text, 160).replace(/\|/g, '\\|');
     for (const t of listed.slice(0, maxTests)) {
       const status = t.status === t.expectedStatus || t.status === RUNNING_STATUS ? t.status : `**${t.status}**`;

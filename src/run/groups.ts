@@ -41,7 +41,8 @@ export function testKeyOf(test: { project: string; file: string; titlePath: read
 
 /** The first user frame's original `file:line` and function, else the first frame's, as one short string. */
 export function whereOf(event: Pick<DaebugEvent, 'frames' | 'location' | 'network'>): string | undefined {
-  const frame: Frame | undefined = firstUserFrame(event.frames) ?? event.frames?.[0];
+  const located = event.frames?.filter((f) => f.original || f.url);
+  const frame: Frame | undefined = firstUserFrame(located) ?? located?.[0];
   if (frame) {
     const file = frame.original?.source ?? frame.url;
     const line = frame.original?.line ?? frame.line;
