@@ -4,6 +4,8 @@ import { writeAtomic, writeAtomicAsync } from './write';
 type Files = Array<[file: string, content: string]>;
 
 interface Job {
+  /** The files' names, joined: a newer write with the same key replaces this one while it waits. */
+  key: string;
   files: Files;
   /** Runs after a failed write, after the error was reported. */
   onFail: (() => void) | undefined;
@@ -18,6 +20,8 @@ interface Job {
  */
 export class WriteQueue {
   private readonly jobs: Job[] = [];
+  /** The waiting jobs by key: looking one up must not cost a scan of the queue (a backlog of thousands of reports). */
+  private readonly waiting = new Map<string, Job>();
   private running: Job | undefined;
   private drained: Promise<void> = Promise.resolve();
   private resolveDrained: (() => void) | undefined;
@@ -31,15 +35,17 @@ export class WriteQueue {
    * the same files that has not started yet.
    */
   write(files: Files, onFail?: () => void): void {
-    const job: Job = { files, onFail };
-    if (this.flushed) return void this.writeNow(job);
-    const key = keyOf(job);
-    const waiting = this.jobs.findIndex((other) => keyOf(other) === key);
-    if (waiting !== -1) {
-      this.jobs[waiting] = job;
+    const key = files.map(([file]) => file).join('\0');
+    if (this.flushed) return void this.writeNow({ key, files, onFail });
+    const waiting = this.waiting.get(key);
+    if (waiting) {
+      waiting.files = files;
+      waiting.onFail = onFail;
       return;
     }
+    const job: Job = { key, files, onFail };
     this.jobs.push(job);
+    this.waiting.set(key, job);
     if (this.running) return;
     this.drained = new Promise((resolve) => (this.resolveDrained = resolve));
     void this.next();
@@ -54,6 +60,7 @@ export class WriteQueue {
   flushSync(): void {
     const left = this.running ? [this.running, ...this.jobs] : [...this.jobs];
     this.jobs.length = 0;
+    this.waiting.clear();
     this.flushed = true;
     for (const job of left) this.writeNow(job);
   }
@@ -78,6 +85,7 @@ export class WriteQueue {
   private async next(): Promise<void> {
     while ((this.running = this.jobs.shift())) {
       const job = this.running;
+      this.waiting.delete(job.key);
       try {
         for (const [file, content] of job.files) await writeAtomicAsync(file, content, () => !this.flushed);
       } catch (error) {
@@ -88,5 +96,3 @@ export class WriteQueue {
     this.resolveDrained?.();
   }
 }
-
-const keyOf = (job: Job): string => job.files.map(([file]) => file).join('\0');

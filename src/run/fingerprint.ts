@@ -31,18 +31,32 @@ export function errorKind(source: string): string {
   return UNCAUGHT_SOURCES.has(source) && source !== 'unhandledrejection' ? 'uncaught' : source;
 }
 
+/** The first user frame's hash-free file and function, or the first library frame's package: what a fingerprint keeps of where. */
+export function stablePlace(frames: readonly Frame[] | undefined): { file: string; functionName: string } | { library: string } | undefined {
+  const user = firstUserFrame(frames);
+  if (user) {
+    const file = user.original?.source ? normalizeSource(user.original.source) : normalizeUrl(user.url);
+    return { file, functionName: user.original?.functionName ?? user.functionName ?? '' };
+  }
+  const library = frames?.find((frame) => frame.library !== undefined)?.library;
+  return library ? { library } : undefined;
+}
+
 /**
  * What the fingerprint says about where the error is: the first user frame's original file (hash-free) and
  * function; without one, the first library frame's package; without frames, nothing.
  */
 export function fingerprintWhere(frames: readonly Frame[] | undefined): string {
-  const user = firstUserFrame(frames);
-  if (user) {
-    const source = user.original?.source ? normalizeSource(user.original.source) : normalizeUrl(user.url);
-    return `${source} ${user.original?.functionName ?? user.functionName ?? ''}`.trim();
-  }
-  const library = frames?.find((frame) => frame.library !== undefined)?.library;
-  return library ? `lib:${library}` : '';
+  const place = stablePlace(frames);
+  if (!place) return '';
+  return 'library' in place ? `lib:${place.library}` : `${place.file} ${place.functionName}`.trim();
+}
+
+/** The same place for people: `src/cart.ts in addItem`, `in library react-dom`. */
+export function stableWhere(frames: readonly Frame[] | undefined): string | undefined {
+  const place = stablePlace(frames);
+  if (!place) return undefined;
+  return 'library' in place ? `in library ${place.library}` : `${place.file}${place.functionName ? ` in ${place.functionName}` : ''}`;
 }
 
 /**

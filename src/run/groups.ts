@@ -8,11 +8,15 @@ import type { ErrorGroup, FixedGroup } from '../model/error-group';
 import type { DaebugEvent, Frame } from '../model/schema';
 import { firstUserFrame } from '../stack/first-user-frame';
 import type { BaselineData, BaselineEntry } from './baseline';
-import { fingerprintOf, isFingerprinted, originOf, webOrigin, type ErrorOrigin } from './fingerprint';
+import { fingerprintOf, isFingerprinted, stableWhere, originOf, webOrigin, type ErrorOrigin } from './fingerprint';
 
 interface Building {
   fingerprint: string;
   message: string;
+  /** The smallest message of the group: the same whichever test came first, for a baseline that diffs well. */
+  stableMessage: string;
+  /** Where, as the fingerprint reads it (file without host port or hash, and function), for the baseline. */
+  stableWhere: string | undefined;
   source: string;
   where: string | undefined;
   origin: ErrorOrigin;
@@ -102,6 +106,8 @@ export class RunGroups {
         group = {
           fingerprint,
           message: event.message,
+          stableMessage: event.message,
+          stableWhere: event.network ? undefined : stableWhere(event.frames),
           source: event.source,
           where: whereOf(event),
           origin: origin ?? 'app',
@@ -116,6 +122,7 @@ export class RunGroups {
         this.building.set(fingerprint, group);
       }
       group.count++;
+      if (event.message < group.stableMessage) group.stableMessage = event.message;
       if (event.unexpected) group.unexpected = true;
       if (event.known) {
         group.known = true;
@@ -174,17 +181,16 @@ export class RunGroups {
       });
   }
 
-  /** The run's groups as baseline entries (`npx daebug baseline`). */
+  /**
+   * The run's groups as baseline entries (`npx daebug baseline`): message and place chosen so that the same run
+   * gives the same text whatever order its tests ended in, and where without a line, host port or bundle hash.
+   */
   baselineEntries(): BaselineEntry[] {
     return this.groups().map((g) => {
-      const entry: BaselineEntry = { fingerprint: g.fingerprint, source: g.source, message: g.message, count: g.count, tests: g.tests };
-      if (g.where !== undefined) entry.where = stripLine(g.where);
+      const building = this.building.get(g.fingerprint)!;
+      const entry: BaselineEntry = { fingerprint: g.fingerprint, source: g.source, message: building.stableMessage, count: g.count, tests: g.tests };
+      if (building.stableWhere) entry.where = building.stableWhere;
       return entry;
     });
   }
-}
-
-// The baseline keeps where an error is without its line, so that an edit above it does not change the file.
-function stripLine(where: string): string {
-  return where.replace(/:\d+(?=(?: in |$))/, '');
 }
