@@ -188,6 +188,10 @@ for (const sessions of ['playwright', 'own'] as const) {
         expectEvent(events, 'worker:inner.js', 'worker.start', /\/targets\/inner\.js$/, label);
         expectEvent(events, 'worker:inner.js', 'console.log', /^inner hello .*depth/, label);
         expectEvent(events, 'worker:inner.js', 'self.onerror', 'Error: inner uncaught', label);
+        // The error propagates to outer.js's Worker.onerror: still one event, in the realm that threw it, and none says "null".
+        const errors = events.filter((e) => e.type === 'error');
+        expect(errors.map((e) => `${e.realm} ${e.message}`), label).toEqual(['worker:inner.js Error: inner uncaught']);
+        expect(events.filter((e) => e.message === 'null'), label).toEqual([]);
       }
     });
 

@@ -72,9 +72,18 @@ function daebug(args: string[], cwd: string): CliRun {
   return { exitCode: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** The `Error: ` lines of `daebug errors` text, in order. */
+/** The error blocks of `daebug errors` text, in order, without their `---`. */
+function errorBlocks(stdout: string): string[] {
+  return stdout
+    .replace(/^The \d+ most recent of \d+ errors.*\n\n/, '')
+    .split(/^---$/m)
+    .map((block) => block.replace(/^\n/, ''))
+    .filter((block) => block.includes('\n  report: '));
+}
+
+/** The first line of each error block: the message, after its source unless it is an Error's own headline. */
 function errorLines(stdout: string): string[] {
-  return stdout.split('\n').filter((line) => line.startsWith('Error: '));
+  return errorBlocks(stdout).map((block) => block.split('\n', 1)[0]!);
 }
 
 test.describe.configure({ mode: 'default' });
@@ -106,20 +115,28 @@ test('errors: the 20 most recent by default, oldest first, with original locatio
   expect(result.stdout.split('\n')[0]).toBe('The 20 most recent of 28 errors, oldest first (--limit 20):');
   const errors = errorLines(result.stdout);
   expect(errors).toHaveLength(20);
-  expect(errors.at(-1)).toBe('Error: noise 25');
-  expect(errors[0]).toBe('Error: noise 6');
+  // A console call's text follows its source; an Error's own headline is printed as it is, never "Error: Error: …".
+  expect(errors.at(-1)).toBe('console.error: noise 25');
+  expect(errors[0]).toBe('console.error: noise 6');
   expect(result.stdout.split('\n---\n')).toHaveLength(21);
 
   const all = daebug(['errors', '--limit', '100'], run.dir).stdout;
-  const blocks = all.split(/^---$/m).map((b) => b.trim()).filter((b) => b.startsWith('Error: '));
+  const blocks = errorBlocks(all);
   expect(all.trimEnd().split('\n').at(-1)).toBe('(1 expected error, matching daebugIgnore or daebug.expectError, left out: --expected lists them)');
   expect(blocks).toHaveLength(28);
+  expect(all).not.toMatch(/^Error: \w*Error: /m);
   const uncaught = blocks.find((b) => b.includes('(window.onerror in page)'))!;
   const lines = uncaught.split('\n');
-  expect(lines[0]).toBe("Error: TypeError: Cannot read properties of undefined (reading 'price')");
-  expect(lines[1]).toMatch(/^ {2}at src\/pricing\.ts:\d+:\d+$/);
-  // The stack's frames at their original position: the bundle is minified, its map names the functions.
-  expect(lines.slice(2, 6)).toEqual([expect.stringMatching(/^ {4}at priceOf \(src\/pricing\.ts:\d+:\d+\)$/), expect.stringMatching(/^ {4}at cartTotal \(src\/cart\.ts:/), expect.stringMatching(/^ {4}at checkout \(src\/cart\.ts:/), expect.stringMatching(/^ {4}at checkoutNow \(src\/main\.ts:/)]);
+  expect(lines[0]).toBe("TypeError: Cannot read properties of undefined (reading 'price')");
+  // The report's root cause, chosen the same way (src/diagnosis/rank.ts), and where the report says it is.
+  expect(lines[1]).toBe('  root cause of this test: uncaught error in your code, the only unexpected error');
+  expect(lines[2]).toMatch(/^ {2}at src\/pricing\.ts:\d+:\d+ in priceOf$/);
+  const markdown = fs.readFileSync(path.join(run.reportsDir, reportOf('throws in the background').markdownFile), 'utf8');
+  expect(markdown).toContain(`at \`${lines[2]!.slice('  at '.length)}\``);
+  // The stack as the Markdown shows it: frames at their original position (the bundle is minified, its map names
+  // the functions), the first user frame marked.
+  expect(lines.slice(3, 7)).toEqual([expect.stringMatching(/^ {2}> src\/pricing\.ts:\d+:\d+ in priceOf$/), expect.stringMatching(/^ {4}src\/cart\.ts:\d+:\d+ in cartTotal$/), expect.stringMatching(/^ {4}src\/cart\.ts:\d+:\d+ in checkout$/), expect.stringMatching(/^ {4}src\/main\.ts:\d+:\d+ in checkoutNow$/)]);
+  for (const line of lines.slice(3, 7)) expect(markdown).toContain(line);
   expect(uncaught).toMatch(/^ {2}hint: Please check:\n {8}- The value before `\.price` is undefined/m);
   expect(uncaught).toContain('  test: shop.spec.ts › checkout › throws in the background');
   expect(uncaught).toMatch(/^ {2}time: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \(window\.onerror in page\)$/m);
@@ -129,10 +146,27 @@ test('errors: the 20 most recent by default, oldest first, with original locatio
   expect(fs.existsSync(path.join(run.dir, reportPath))).toBe(true);
 
   const rejection = blocks.find((b) => b.includes('(unhandledrejection in page)'))!;
-  expect(rejection).toMatch(/^ {2}at src\/api\.ts:\d+:\d+$/m);
-  expect(rejection).toContain('profile payload has no id');
+  expect(rejection).toMatch(/^ {2}at src\/api\.ts:\d+:\d+ in parseProfile$/m);
+  expect(rejection.split('\n', 1)[0]).toBe('Error: profile payload has no id');
   const logged = blocks.find((b) => b.includes('(console.error in page)') && b.includes('save failed'))!;
-  expect(logged).toMatch(/^ {2}at src\/pricing\.ts:\d+:\d+$/m);
+  expect(logged.split('\n', 1)[0]).toMatch(/^console\.error: save failed TypeError: /);
+  expect(logged).toMatch(/^ {2}at src\/pricing\.ts:\d+:\d+ in priceOf$/m);
+
+  // Every test's marked error is the one its Markdown report's "Root cause" names.
+  for (const report of Object.values(run.reports) as any[]) {
+    const md = fs.readFileSync(path.join(run.reportsDir, report.markdownFile), 'utf8');
+    const section = md.split('\n## Root cause\n')[1];
+    const marked = blocks.filter((b) => b.includes(`\n  report: reports/${report.markdownFile}`) && b.includes('\n  root cause of this test'));
+    if (!section) {
+      expect(marked, report.markdownFile).toEqual([]);
+      continue;
+    }
+    expect(marked, report.markdownFile).toHaveLength(1);
+    // The first line inside the section's fence (`Error window.onerror`, `Text console.error`): the cause's message.
+    const named = section.split('\n').find((_line, i, all) => /^`{3,}\w+ \S+$/.test(all[i - 1] ?? ''))!;
+    expect(named, report.markdownFile).toBeTruthy();
+    expect(marked[0]!.split('\n', 1)[0]!.endsWith(named), report.markdownFile).toBe(true);
+  }
 
   // Oldest first across tests: the order of the tests in the run.
   const order = ['throws in the background', 'logs a caught error', 'profile rejects', 'noisy console'].map((title) => blocks.findIndex((b) => b.includes(`› ${title}\n`)));
@@ -142,7 +176,7 @@ test('errors: the 20 most recent by default, oldest first, with original locatio
 test('errors --limit, --test with text and /regex/, and the empty answer', () => {
   const five = daebug(['errors', '--limit', '5'], run.dir);
   expect(five.exitCode).toBe(0);
-  expect(errorLines(five.stdout)).toEqual(['Error: noise 21', 'Error: noise 22', 'Error: noise 23', 'Error: noise 24', 'Error: noise 25']);
+  expect(errorLines(five.stdout)).toEqual(['console.error: noise 21', 'console.error: noise 22', 'console.error: noise 23', 'console.error: noise 24', 'console.error: noise 25']);
 
   const checkout = daebug(['errors', '--test', 'CHECKOUT'], run.dir);
   expect(checkout.exitCode).toBe(0);
@@ -168,7 +202,7 @@ test('errors --limit, --test with text and /regex/, and the empty answer', () =>
   const noise = daebug(['errors', '--test', 'known noise'], run.dir);
   expect(noise.stdout).toBe('No JavaScript errors captured in tests matching "known noise"\n(1 expected error, matching daebugIgnore or daebug.expectError, left out: --expected lists them)\n');
   const withExpected = daebug(['errors', '--test', 'known noise', '--expected'], run.dir);
-  expect(errorLines(withExpected.stdout)).toEqual(['Error: known noise from a library']);
+  expect(errorLines(withExpected.stdout)).toEqual(['console.error: known noise from a library']);
   expect(withExpected.stdout).toContain('(console.error in page, expected by the test)');
 
   const badRegex = daebug(['errors', '--test', '/(/'], run.dir);
@@ -187,8 +221,12 @@ test('errors --json is described by errorsOutputSchema', () => {
   expect(output.limit).toBe(3);
   expect(output.errors.map((e) => e.source)).toEqual(['window.onerror', 'console.error', 'unhandledrejection']);
   const uncaught = output.errors[0]!;
-  expect(uncaught.location).toMatchObject({ file: 'src/pricing.ts', mapped: true });
+  expect(uncaught.location).toMatchObject({ file: 'src/pricing.ts', mapped: true, functionName: 'priceOf' });
   expect(uncaught.unexpected).toBe(true);
+  // Each test's report names its only unexpected error as its root cause.
+  expect(output.errors.map((e) => e.rootCause)).toEqual([true, true, true]);
+  expect(uncaught.rootCauseReason).toBe('uncaught error in your code, the only unexpected error');
+  expect(uncaught.frames?.[0]).toMatchObject({ userCode: true, original: { source: 'src/pricing.ts', functionName: 'priceOf' } });
   expect(uncaught.stack).toContain('/app/dist/app.js:1:');
   expect(uncaught.originalStack).toMatch(/^ {4}at priceOf \(src\/pricing\.ts:\d+:\d+\)\n {4}at cartTotal /);
   expect(uncaught.test.markdown).toBe(path.join('reports', reportOf('throws in the background').markdownFile));
@@ -201,7 +239,12 @@ test('summary: a compact table, tests with unexpected errors first; --json by su
   const lines = result.stdout.split('\n');
   expect(lines[0]).toMatch(/^Run passed \(updated .+\): 6 tests, 4 with unexpected errors, 0 not as expected\.$/);
   expect(lines[2]).toMatch(/^status\s+unexpected\s+errors\s+console\s+test\s+report$/);
-  const rows = lines.slice(3, 9);
+  // Under each test with unexpected errors, the root cause its report names, and where the report says it is.
+  const rows = lines.slice(3).filter((line) => !line.startsWith('  ↳ ')).slice(0, 6);
+  const causeOf = (title: string) => lines[lines.findIndex((line) => line.includes(`› ${title} `)) + 1];
+  expect(causeOf('noisy console')).toBe('  ↳ root cause: console.error: noise 1');
+  expect(causeOf('throws in the background')).toMatch(/^ {2}↳ root cause: TypeError: Cannot read properties of undefined \(reading 'price'\) at src\/pricing\.ts:\d+:\d+ in priceOf$/);
+  expect(causeOf('clean page')).not.toMatch(/root cause/);
   expect(rows[0]).toMatch(/^passed\s+25\s+25\s+25\s+shop\.spec\.ts › noisy console\s+shop-noisy-console-[0-9a-f]{8}\.md$/);
   expect(rows[4]).toMatch(/^passed\s+0\s+0\s+1\s+shop\.spec\.ts › clean page\s+shop-clean-page-[0-9a-f]{8}\.md$/);
   expect(rows[5]).toMatch(/^passed\s+0\s+1\s+1\s+shop\.spec\.ts › known noise\s+shop-known-noise-[0-9a-f]{8}\.md$/);
@@ -212,6 +255,8 @@ test('summary: a compact table, tests with unexpected errors first; --json by su
   const json = summaryOutputSchema.parse(JSON.parse(daebug(['summary', '--json'], run.dir).stdout));
   expect(json.status).toBe('passed');
   expect(json.tests.map((t) => t.summary.unexpected)).toEqual([25, 1, 1, 1, 0, 0]);
+  expect(json.tests.map((t) => t.rootCause)).toEqual(['console.error: noise 1', expect.any(String), expect.any(String), expect.any(String), undefined, undefined]);
+  expect(json.tests.find((t) => t.title === 'profile rejects')).toMatchObject({ rootCause: 'Error: profile payload has no id', rootCauseWhere: expect.stringMatching(/^src\/api\.ts:\d+:\d+ in parseProfile$/) });
 });
 
 test('show: by title, slug or file; several matches are listed; --json prints the report', () => {

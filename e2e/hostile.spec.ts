@@ -224,7 +224,7 @@ test.describe('limits', () => {
     expect(r.json.jobs).toHaveLength(40);
     expect(r.md).toMatch(/… \d+ more unexpected errors in the JSON report …/);
     expect(r.md).toMatch(/… \d+ more transcript entries left out to keep this report under 16 KiB; the JSON report `[a-z0-9._-]+\.json` has every event …/);
-    expect(headingOutline(r.md)).toEqual([expect.stringMatching(/^# /), '## Root cause', '## Unexpected errors', '## Transcript']);
+    expect(headingOutline(r.md)).toEqual([expect.stringMatching(/^# /), '## Root cause', '## Unexpected errors', '## Transcript', '## If an error is expected']);
   });
 
   test('the default Markdown budget (256 KiB) holds a very noisy test', async () => {
@@ -298,7 +298,8 @@ test.describe('Markdown structure against page text', () => {
       expect(outside).not.toContain(canary);
       expect(r.md).toContain(canary);
     }
-    expect(headingOutline(r.md)).toEqual([expect.stringMatching(/^# /), '## Root cause', '## Unexpected errors', '## Transcript']);
+    // The page's console.warn is listed under Warnings too.
+    expect(headingOutline(r.md)).toEqual([expect.stringMatching(/^# /), '## Root cause', '## Unexpected errors', '## Warnings', '## Transcript', '## If an error is expected']);
     const infos = fences(r.md).map((f) => f.info);
     expect(infos).toEqual(expect.arrayContaining(['Text console.warn', 'JSON console.log', 'Error window.onerror', 'Error unhandledrejection', 'JSON']));
     const evalFence = fences(r.md).find((f) => f.info === 'JSON' && f.content.includes('INJECT-EVAL'));

@@ -196,7 +196,8 @@ test('a failed fetch in an effect: the 404 names the URL, the JSON rejection has
   expect(rejection.snippet).toBeUndefined();
   expect(rejection.hint).toContain('No frame of this rejection is in your code');
   // The failed response just before it explains the parse error: the hint names it.
-  expect(rejection.hint).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\/missing returned 404/);
+  // …and the app's own line that requested it.
+  expect(rejection.hint).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\/missing \(requested in src\/Profile\.tsx:\d+:\d+\) returned 404/);
   expect(md).not.toContain('<!doctype html>');
   expect(md).not.toContain('index.html:1:2');
 });
@@ -258,7 +259,7 @@ test("an AggregateError's members are data, each mapped to where it was thrown",
   }
 });
 
-test('seven events of a React app: every one in the report, the root cause at its original file:line', () => {
+test('seven events of a React app: every one in the report, the root cause (the uncaught click error, not the key warning) at its original file:line', () => {
   const { json, md } = byTitle('everything at once');
   const sources = json.events.map((e: any) => e.source).filter((s: string) => s !== 'navigation' && s !== 'console.info');
   expect(sources.sort()).toEqual(['browser.network', 'console.error', 'console.error', 'console.error', 'network', 'unhandledrejection', 'window.onerror']);
@@ -267,14 +268,21 @@ test('seven events of a React app: every one in the report, the root cause at it
   }
   for (const where of [render.where, save.where, click.where]) expect(md).toContain(where);
   expect(md).toMatch(codeLine(render));
-  expect(md).toMatch(/^## Root cause\n\n.*\n\n- Where: `src\/PriceTag\.tsx:\d+:\d+ in PriceTag`/m);
+  // The uncaught error thrown in the app's own code ranks first: ahead of the errors logged, the rejection with no
+  // frame in the app and React's key warning, and no component is borrowed from a neighbouring event.
+  expect(md).toMatch(/^## Root cause\n\nThe `window\.onerror` in `page` at .*\n\n- Where: `src\/App\.tsx:\d+:\d+ in removeAll`/m);
+  const rootCause = md.slice(md.indexOf('## Root cause'), md.indexOf('## Unexpected errors'));
+  expect(rootCause).toContain(`- Where: \`${click.where} in removeAll\``);
+  expect(rootCause).toMatch(/^- Chosen: uncaught error in your code, ahead of .*1 library warning$/m);
+  expect(rootCause).toMatch(/^- \d+ independent errors: /m);
+  expect(rootCause).not.toMatch(/component `<|key" prop/);
 });
 
 test('seven events of a React app fit in an 8 KB Markdown report', () => {
   const { json, md } = byTitle('everything at once');
   expect(Buffer.byteLength(md)).toBeLessThanOrEqual(8192);
   // Still every event, and the root cause's original file:line.
-  expect(md).toContain(`- Where: \`${render.where} in PriceTag\``);
+  expect(md).toContain(`- Where: \`${click.where} in removeAll\``);
   for (const text of ["reading 'amount'", 'save failed', "reading 'name'", 'not valid JSON', '/api/missing 404', 'missing-avatar.png', 'unique "key" prop']) expect(md, text).toContain(text);
   expect(md).not.toMatch(/more transcript entries left out|more unexpected errors in the JSON report|did not fit/);
   expect(json.events.filter((e: any) => e.unexpected).length).toBeGreaterThanOrEqual(4);

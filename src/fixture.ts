@@ -16,6 +16,11 @@ import { LIVE_ENV, liveReportsTarget } from './live/live-env';
 import { recordsTrace } from './trace-mode';
 import { debugLog } from './errors';
 import { markEvents } from './run/mark-events';
+import { rankUnexpected } from './diagnosis/rank';
+import { failureCauseMessage } from './format/failure-cause';
+import { buildAttempt, type RecordParts } from './reporter/build-report';
+import { testHeader } from './test-header';
+import type { Attempt, DaebugEvent } from './model/schema';
 import { readBaseline } from './run/baseline-file';
 import path from 'node:path';
 
@@ -154,6 +159,7 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
     async ({ context, _daebugCapture, _daebugRecorder }, use) => {
       await _daebugCapture?.addContext(context);
       await use(context);
+      markBodyEnd(_daebugRecorder);
       // Values still being read must arrive, and stacks be mapped with this context's cookies, before it closes.
       if (_daebugCapture) await settleAndEnrich(_daebugCapture, _daebugRecorder, () => Promise.resolve(context.request));
     },
@@ -161,9 +167,10 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   ],
 
   page: [
-    async ({ page, _daebugCapture }, use) => {
+    async ({ page, _daebugCapture, _daebugRecorder }, use) => {
       await _daebugCapture?.addFixturePage(page);
       await use(page);
+      markBodyEnd(_daebugRecorder);
     },
     { scope: 'test', box: true },
   ],
@@ -171,12 +178,20 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   daebug: [
     async ({ _daebugRecorder, _daebugCapture }, use) => {
       await use(new Daebug(_daebugRecorder, _daebugCapture));
+      markBodyEnd(_daebugRecorder);
     },
     { box: true },
   ],
 };
 
 const finished = new WeakSet<TestCapture>();
+
+// When the test's body ended: the first teardown of a fixture the test used. A failure is measured from it.
+const bodyEnded = new WeakMap<Recorder, number>();
+
+function markBodyEnd(recorder: Recorder): void {
+  if (!bodyEnded.has(recorder)) bodyEnded.set(recorder, Date.now());
+}
 
 /** Once per test, while a context is still open: the last values are read, then stacks are source-mapped. */
 async function settleAndEnrich(capture: TestCapture, recorder: Recorder, request: () => Promise<APIRequestContext>): Promise<void> {
@@ -210,11 +225,49 @@ async function finish(recorder: Recorder, testInfo: TestInfo, startedMs: number,
   if (traceCopy) attachTraceMarkdown(record, testInfo, strictFailing, Date.now() - startedMs);
   const annotation = strictFailing ? undefined : warningAnnotation(unexpected, reportFile, record.staleAllowList);
   if (annotation) testInfo.annotations.push(annotation);
+  const failedAlready = testInfo.status !== undefined && testInfo.status !== testInfo.expectedStatus && testInfo.status !== 'skipped';
   if (strictFailing) {
-    const failure = new Error(strictFailure(failing, reportFile, record.staleAllowList, baseline ? { known, file: path.relative(process.cwd(), baseline.file) || baseline.file } : undefined));
-    // daebug's own frames would only hide the browser's: the message already names every error's frame.
-    failure.stack = `Error: ${failure.message}`;
-    throw failure;
+    const ranked = rankedForFailure(record, testInfo, failing, startedMs);
+    throw daebugFailure(strictFailure(ranked, reportFile, record.staleAllowList, baseline ? { known, file: path.relative(process.cwd(), baseline.file) || baseline.file } : undefined));
+  }
+  // The test failed for its own reason: the browser error that explains it goes into the failure output (the
+  // terminal, the HTML report, error-context.md) as one more error, which leaves the outcome as it was.
+  if (failedAlready && unexpected.length) {
+    const message = failureCause(record, testInfo, reportFile, startedMs, bodyEnded.get(recorder) ?? Date.now());
+    if (message) throw daebugFailure(message);
+  }
+}
+
+function daebugFailure(message: string): Error {
+  const failure = new Error(message);
+  // daebug's own frames would only hide the browser's: the message already names every error's frame.
+  failure.stack = `Error: ${failure.message}`;
+  return failure;
+}
+
+function attemptOf(record: RecordParts, testInfo: TestInfo, startedMs: number): Attempt {
+  return buildAttempt(record, { ...testHeader(testInfo), status: testInfo.status ?? 'passed', duration: Date.now() - startedMs }, []);
+}
+
+/** The strict failure's list, the likeliest cause first (src/diagnosis/rank.ts). */
+function rankedForFailure(record: RecordParts, testInfo: TestInfo, failing: readonly DaebugEvent[], startedMs: number): DaebugEvent[] {
+  try {
+    const attempt = attemptOf(record, testInfo, startedMs);
+    const order = new Map(rankUnexpected(attempt).map((e, i) => [e.time + '\u0000' + e.message, i]));
+    return [...failing].sort((a, b) => (order.get(a.time + '\u0000' + a.message) ?? 0) - (order.get(b.time + '\u0000' + b.message) ?? 0));
+  } catch (error) {
+    debugLog(error);
+    return [...failing];
+  }
+}
+
+function failureCause(record: RecordParts, testInfo: TestInfo, reportFile: string, startedMs: number, failedAtMs: number): string | undefined {
+  try {
+    return failureCauseMessage(attemptOf(record, testInfo, startedMs), reportFile, failedAtMs);
+  } catch (error) {
+    // The test failed already; daebug's explanation of it must not replace that failure with one of its own.
+    debugLog(error);
+    return undefined;
   }
 }
 

@@ -5,17 +5,23 @@ export interface Droppable {
 }
 
 /**
- * The per-second rate limit of one realm and class of events. A second holds at most `perSecond` items; over that,
- * the oldest of the second is dropped and the newest kept, so a burst ends with its last items, not its first.
+ * The per-second rate limit of one realm and class of events. A second holds at most `perSecond` items: its first
+ * quarter (the head: the start of a cascade, usually its cause) stays, and over the limit the oldest of the rest is
+ * dropped, so a burst keeps its first items and its newest, and loses the middle.
  */
 export class RateWindow<T extends Droppable> {
   private second = Number.NaN;
+  private readonly headSize: number;
   private readonly ring: (T | undefined)[];
+  private readonly ringSize: number;
+  private headCount = 0;
   private start = 0;
   private count = 0;
 
-  constructor(private readonly perSecond: number) {
-    this.ring = new Array<T | undefined>(perSecond);
+  constructor(perSecond: number) {
+    this.headSize = perSecond >= 2 ? Math.max(1, Math.floor(perSecond / 4)) : 0;
+    this.ringSize = perSecond - this.headSize;
+    this.ring = new Array<T | undefined>(this.ringSize);
   }
 
   /** Admits `item`; returns the item it pushed out of this second, if any. */
@@ -23,16 +29,21 @@ export class RateWindow<T extends Droppable> {
     const second = Math.floor(item.timeMs / 1000);
     if (second !== this.second) {
       this.second = second;
+      this.headCount = 0;
       this.start = 0;
       this.count = 0;
     }
-    if (this.count < this.perSecond) {
-      this.ring[(this.start + this.count++) % this.perSecond] = item;
+    if (this.headCount < this.headSize) {
+      this.headCount++;
+      return undefined;
+    }
+    if (this.count < this.ringSize) {
+      this.ring[(this.start + this.count++) % this.ringSize] = item;
       return undefined;
     }
     const out = this.ring[this.start];
     this.ring[this.start] = item;
-    this.start = (this.start + 1) % this.perSecond;
+    this.start = (this.start + 1) % this.ringSize;
     return out;
   }
 }

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import type { Location, NetworkFailure } from '../model/schema';
+import type { Frame, Location, NetworkFailure } from '../model/schema';
 import type { EventDraft } from './recorder';
+import { shortUrl } from '../model/short-url';
 
 /** The resource types whose failures are reported (as Playwright names them); images, fonts and the like are not. */
 const REPORTED_TYPES: ReadonlySet<string> = new Set(['document', 'script', 'stylesheet', 'fetch', 'xhr']);
@@ -24,6 +25,15 @@ export function isReportedRequest(url: string, resourceType: string): boolean {
   return REPORTED_TYPES.has(resourceType) && !isFavicon(url);
 }
 
+/**
+ * A load that was canceled, not failed: a frame's document the page replaced (or the test's end cut off), or a
+ * `data:` or `blob:` resource, which no server could fail. An app's own aborted fetch is still reported.
+ */
+export function isCanceledLoad(request: { url: string; resourceType: string }, params: { canceled?: boolean }): boolean {
+  if (!params.canceled) return false;
+  return request.resourceType === 'document' || /^(?:data|blob):/i.test(request.url);
+}
+
 /** Chromium sends an empty status text over HTTP/2 and sometimes over HTTP/1.1: the standard reason phrase stands in. */
 export function statusTextOf(status: number, given: string | undefined): string | undefined {
   return given || STATUS_CODES[status] || undefined;
@@ -33,7 +43,7 @@ export function statusTextOf(status: number, given: string | undefined): string 
 export function failureMessage(failure: NetworkFailure): string {
   const outcome =
     failure.status !== undefined ? `${failure.status}${failure.statusText ? ` (${failure.statusText})` : ''}` : `failed: ${failure.errorText ?? 'no response'}`;
-  return `${failure.method} ${failure.url} ${outcome}`;
+  return `${failure.method} ${shortUrl(failure.url)} ${outcome}`;
 }
 
 function initiatorLocation(initiator: NetworkFailure['initiator']): Location | undefined {
@@ -43,8 +53,11 @@ function initiatorLocation(initiator: NetworkFailure['initiator']): Location | u
 
 /**
  * The event of a failed request. Its message holds method, URL and outcome, so `daebugIgnore` patterns match the
- * URL; its location is the script line that started the request, when CDP knows it.
+ * URL; its location is the script line that started the request, when CDP knows it. The initiator's stack, when
+ * CDP sent one, is the event's call frames: enrichment maps them and names the app's call in it.
  */
-export function networkDraft(failure: NetworkFailure, timeMs: number): Omit<EventDraft, 'realm' | 'stream'> {
-  return { type: 'console', level: 'error', source: 'network', timeMs, message: failureMessage(failure), network: failure, location: initiatorLocation(failure.initiator) };
+export function networkDraft(failure: NetworkFailure, timeMs: number, initiatorFrames?: Frame[]): Omit<EventDraft, 'realm' | 'stream'> {
+  const draft: Omit<EventDraft, 'realm' | 'stream'> = { type: 'console', level: 'error', source: 'network', timeMs, message: failureMessage(failure), network: failure, location: initiatorLocation(failure.initiator) };
+  if (initiatorFrames?.length) draft.callFrames = initiatorFrames;
+  return draft;
 }

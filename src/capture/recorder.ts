@@ -1,7 +1,7 @@
 import { KeepNewestLog, RateWindow } from './budget';
 import { orderTimeline } from './timeline';
 import { formatClock, isNetworkFailure, isUnexpectedIn, isUnexpectedKind, matchesIgnore } from '../model/classify';
-import type { DaebugEvent, Diagnostic, Dropped, ErrorPart, Frame, Job, Location, NetworkFailure, StaleAllowList } from '../model/schema';
+import type { BrowserIssue, DaebugEvent, Diagnostic, Dropped, ErrorPart, EventComponent, Frame, Job, Location, NetworkFailure, StaleAllowList } from '../model/schema';
 import { AllowListUse } from './allow-list';
 import type { IgnorePattern, ResolvedOptions } from '../options';
 import { DaebugError, debugLog } from '../errors';
@@ -33,11 +33,17 @@ export interface EventDraft {
   frames?: Frame[] | undefined;
   snippet?: string | undefined;
   hint?: string | undefined;
+  /** Set by enrich for an unexpected error: the substring `daebugIgnore` or `expectError` would match it by. */
+  ignorePattern?: string | undefined;
   /** A failed request (source `network`): method, URL, status or error text, resource type, initiator. */
   network?: NetworkFailure | undefined;
+  /** A DevTools issue (source `browser.issue`, or a CORS block on a failed request). */
+  issue?: BrowserIssue | undefined;
   /** Set when the page's values are read: the Error's cause chain and an AggregateError's members; enrich adds frames. */
   cause?: ErrorPart[] | undefined;
   aggregate?: ErrorPart[] | undefined;
+  /** Set by enrich: the component the event's own text names (React, Vue, Angular) and where it is declared. */
+  component?: EventComponent | undefined;
 }
 
 /** A failed span's error; frames, snippet and hint are added at the test's end like an event's. */
@@ -117,9 +123,12 @@ function storedEvent(d: EventDraft, seq: number): StoredEvent {
     frames: d.frames,
     snippet: d.snippet,
     hint: d.hint,
+    ignorePattern: d.ignorePattern,
     network: d.network,
+    issue: d.issue,
     cause: d.cause,
     aggregate: d.aggregate,
+    component: d.component,
     seq,
     dropped: false,
     clipped: false,
@@ -216,7 +225,7 @@ export class Recorder {
 
   /**
    * Stores an event. Over its realm's rate or the test's event budget the oldest of the middle is dropped (and
-   * counted), so a burst keeps its newest events. Returns the event so capture can read its values later.
+   * counted), so a burst keeps its first events and its newest. Returns the event so capture can read its values later.
    */
   add(draft: EventDraft): StoredEvent {
     const event = storedEvent(draft, ++this.seq);
@@ -343,10 +352,13 @@ export class Recorder {
       if (e.frames) event.frames = e.frames;
       if (e.snippet !== undefined) event.snippet = e.snippet;
       if (e.hint !== undefined) event.hint = e.hint;
+      if (e.ignorePattern !== undefined && !expected) event.ignorePattern = e.ignorePattern;
       if (e.cause?.length) event.cause = e.cause;
       if (e.aggregate?.length) event.aggregate = e.aggregate;
       if (e.preview) event.preview = true;
       if (e.network) event.network = e.network;
+      if (e.issue) event.issue = e.issue;
+      if (e.component) event.component = e.component;
       if (isUnexpectedIn(e, this.options.network) && !expected) event.unexpected = true;
       const job = this.innermost('job', atMs);
       if (job) event.jobId = job.id;

@@ -4,6 +4,10 @@ import { closeRequestOf } from './browser-closing';
 import { BrowserConnection } from './cdp/browser-connection';
 import { internalCall } from './cdp/internal-call';
 import { NetworkCapture } from './cdp/network';
+import { BrowserIssues, type LogLine } from './browser-issues';
+import type { StoredEvent } from './recorder';
+import type { BrowserIssue } from '../model/schema';
+import { shortUrl } from '../model/short-url';
 import { add, onRuntimeEvent, type RuntimeSink } from './cdp/runtime';
 import type { Target, TargetListener } from './cdp/target';
 import { ValueReads, type ValueRead } from './cdp/value-reads';
@@ -25,6 +29,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
   readonly realms: RealmNames;
   readonly reads: ValueReads;
   private readonly network: NetworkCapture;
+  readonly issues: BrowserIssues;
   private readonly connections = new Set<BrowserConnection>();
   private readonly contexts = new Set<BrowserContext>();
   private readonly genericPages = new Set<Page>();
@@ -42,6 +47,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
       recorder.changed();
     });
     this.network = new NetworkCapture(this);
+    this.issues = new BrowserIssues(this, () => this.wantsNetwork());
   }
 
   /** Captures a browser context and everything in it; resolves once its current targets are listened to. */
@@ -97,7 +103,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
     this.recorder.addRealm(realm);
     const onCrash = () => this.lifecycle(undefined, realm, 'page.crash', 'The page crashed.');
     const onNavigated = (frame: Frame) => {
-      if (frame === page.mainFrame()) this.lifecycle(undefined, realm, 'navigation', frame.url());
+      if (frame === page.mainFrame()) this.lifecycle(undefined, realm, 'navigation', shortUrl(frame.url()));
     };
     page.on('crash', onCrash);
     page.on('framenavigated', onNavigated);
@@ -229,7 +235,8 @@ export class TestCapture implements TargetListener, RuntimeSink {
       if (method === 'Target.targetCrashed') this.lifecycle(target, this.realmOf(target), 'page.crash', 'The page crashed.');
       else if (method.startsWith('Network.')) {
         if (this.wantsNetwork()) this.network.onEvent(target, method, params);
-      } else onRuntimeEvent(this, target, method, params);
+      } else if (method === 'Audits.issueAdded') this.issues.onIssue(target, params.issue);
+      else onRuntimeEvent(this, target, method, params);
     } catch (error) {
       this.recorder.diagnose(new DaebugCaptureError(`handling ${method} in ${this.realmOf(target)}`, error));
     }
@@ -237,6 +244,26 @@ export class TestCapture implements TargetListener, RuntimeSink {
 
   wantsNetwork(): boolean {
     return (this.recorder.options.network ?? 'report') !== 'off';
+  }
+
+  /** RuntimeSink: a browser line about a problem a DevTools issue reported already is the same event. */
+  coversIssueLog(target: Target, entry: LogLine): boolean {
+    return this.issues.covers(target, entry);
+  }
+
+  /** RuntimeSink: a request a CSP issue reported as blocked. */
+  blockedByIssue(target: Target, url: string): boolean {
+    return this.issues.blocked(target, url);
+  }
+
+  /** RuntimeSink: the issue about a blocked request, for its failed request's event. */
+  issueOfRequest(target: Target, requestId: string): BrowserIssue | undefined {
+    return this.issues.ofRequest(target, requestId);
+  }
+
+  /** RuntimeSink: a browser line an issue that follows may take over. */
+  noteLogEntry(target: Target, entry: LogLine, event: StoredEvent): void {
+    this.issues.noteLine(target, entry, event);
   }
 
   /** RuntimeSink: a "Failed to load resource" line of a request already reported is the same event. */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { rankRootCause, type RootCause } from '../diagnosis/rank';
 import { firstUserFrame } from '../format/frames';
 import type { IndexEntryData } from '../model/run-index';
 import type { DaebugEvent, Frame } from '../model/schema';
@@ -23,12 +24,17 @@ export function cliTest(dir: string, row: IndexEntryData): CliTest {
   };
 }
 
-/** The first user frame's original position when it was mapped, else the event's own location. */
-function locationOf(event: DaebugEvent): CliLocation | undefined {
+/**
+ * Where the Markdown report says the error is: its first user frame (`frameWhere`), at the original position when it
+ * was mapped; without a user frame, the event's own location.
+ */
+export function locationOf(event: DaebugEvent): CliLocation | undefined {
   const frame = firstUserFrame(event.frames);
-  if (frame?.original) return { file: frame.original.source, line: frame.original.line, column: frame.original.column, mapped: true };
+  const name = frame?.original?.functionName ?? frame?.functionName;
+  const withName = (at: CliLocation): CliLocation => (name ? { ...at, functionName: name } : at);
+  if (frame?.original) return withName({ file: frame.original.source, line: frame.original.line, column: frame.original.column, mapped: true });
+  if (frame) return withName({ file: frame.url || '<anonymous>', line: frame.line, column: frame.column, mapped: false });
   if (event.location) return { file: event.location.url, line: event.location.line, column: event.location.column, mapped: false };
-  if (frame) return { file: frame.url, line: frame.line, column: frame.column, mapped: false };
   return undefined;
 }
 
@@ -44,7 +50,7 @@ export function originalStack(frames: readonly Frame[] | undefined): string | un
     .join('\n');
 }
 
-function toCliError(event: DaebugEvent, retry: number, test: CliTest): CliError {
+function toCliError(event: DaebugEvent, retry: number, test: CliTest, cause: RootCause | undefined): CliError {
   const error: CliError = {
     message: event.message,
     source: event.source,
@@ -52,14 +58,17 @@ function toCliError(event: DaebugEvent, retry: number, test: CliTest): CliError 
     time: event.time,
     expected: event.expected,
     unexpected: event.unexpected ?? false,
+    rootCause: cause?.event === event,
     retry,
     test,
   };
+  if (cause?.event === event) error.rootCauseReason = cause.reason;
   const location = locationOf(event);
   if (location) error.location = location;
   if (event.stack) error.stack = event.stack;
   const mapped = originalStack(event.frames);
   if (mapped) error.originalStack = mapped;
+  if (event.frames?.length) error.frames = event.frames;
   if (event.hint) error.hint = event.hint;
   if (event.fingerprint) error.fingerprint = event.fingerprint;
   if (event.known !== undefined) error.known = event.known;
@@ -87,11 +96,13 @@ export function collectErrors(files: readonly ReportFile[], options: CollectErro
   for (const { row, report } of files) {
     const test = cliTest(options.dir, row);
     for (const attempt of [...(report.attempts ?? []), report]) {
+      // The root cause the attempt's Markdown names, chosen by the same ranking.
+      const cause = attempt.events.some((e) => e.unexpected) ? rankRootCause(attempt) : undefined;
       for (const event of attempt.events) {
         if (!isErrorEvent(event)) continue;
         if (options.isNew && (!event.unexpected || !options.isNew(event))) continue;
         if (event.expected && !options.includeExpected) expectedLeftOut++;
-        else all.push({ at: Date.parse(event.time), error: toCliError(event, attempt.test.retry, test) });
+        else all.push({ at: Date.parse(event.time), error: toCliError(event, attempt.test.retry, test, cause) });
       }
     }
   }

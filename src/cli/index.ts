@@ -1,5 +1,5 @@
-export { errorsOutputSchema, summaryOutputSchema, showMatchesOutputSchema, cliErrorSchema, cliTestSchema, cliLocationSchema } from './schema';
-export type { ErrorsOutput, SummaryOutput, ShowMatchesOutput, CliError, CliTest, CliLocation } from './schema';
+export { errorsOutputSchema, summaryOutputSchema, summaryTestSchema, showMatchesOutputSchema, cliErrorSchema, cliTestSchema, cliLocationSchema } from './schema';
+export type { ErrorsOutput, SummaryOutput, SummaryTest, ShowMatchesOutput, CliError, CliTest, CliLocation } from './schema';
 export { runIndexSchema, indexEntrySchema } from '../model/run-index';
 export type { RunIndexData, IndexEntryData } from '../model/run-index';
 export { runCli } from './main';

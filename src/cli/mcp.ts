@@ -41,7 +41,7 @@ export async function runMcpServer(dir: string): Promise<void> {
     'daebug_get_errors',
     {
       title: 'Browser errors of the last Playwright run',
-      description: `The most recent JavaScript errors the browser had during the Playwright tests (uncaught errors, unhandled rejections, console.error, crashes), oldest first, each with its original source location, stack, test and report file. Same text as \`npx daebug errors\`. Says "No JavaScript errors captured" when there are none. Reads ${dir}/.`,
+      description: `The most recent JavaScript errors the browser had during the Playwright tests (uncaught errors, unhandled rejections, console.error, crashes), oldest first, each with its original source location (the first frame of the app's code), its stack with library frames folded, whether it is its test's root cause, test and report file. Same text as \`npx daebug errors\`. Says "No JavaScript errors captured" when there are none. Reads ${dir}/.`,
       inputSchema: {
         limit: z.number().int().min(1).default(DEFAULT_ERRORS_LIMIT).describe(`Maximum number of recent errors to return (default ${DEFAULT_ERRORS_LIMIT})`),
         test: z.string().optional().describe('Only tests whose title path, spec file or report name contains this text, or matches /regex/flags'),
@@ -70,7 +70,7 @@ export async function runMcpServer(dir: string): Promise<void> {
     'daebug_list_tests',
     {
       title: 'Tests of the last Playwright run',
-      description: 'Every test of the last run with its status and counts of unexpected errors, errors and console events, tests with unexpected errors first, and its report file. Same text as `npx daebug summary`.',
+      description: "Every test of the last run with its status, counts of unexpected errors, errors and console events, and its report file, tests with unexpected errors first; under each test with unexpected errors, the root cause its report names and where it is. Same text as `npx daebug summary`.",
       annotations: { readOnlyHint: true },
     },
     async () => toolResult(() => summaryCommand({ dir })),

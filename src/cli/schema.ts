@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { indexEntrySchema } from '../model/run-index';
+import { frameSchema } from '../model/schema';
 
 /**
  * The test an error or a match belongs to: the index row's fields that name it (`titlePath` is the spec file,
@@ -7,12 +8,17 @@ import { indexEntrySchema } from '../model/run-index';
  */
 export const cliTestSchema = indexEntrySchema.pick({ title: true, titlePath: true, file: true, line: true, project: true, status: true, markdown: true, json: true });
 
-/** Where an error happened: the original source when a source map mapped it, else the script's URL. */
+/**
+ * Where an error happened, as the Markdown report says it: its first user frame, at the original source when a
+ * source map mapped it, else the script's URL; without a user frame, the browser's own location of the error.
+ */
 export const cliLocationSchema = z.object({
   file: z.string(),
   line: z.number().int(),
   column: z.number().int(),
   mapped: z.boolean(),
+  /** The function of that frame (its original name when the map had it). */
+  functionName: z.string().optional(),
 });
 
 /** One error of `daebug errors --json` (the same errors and order as the text output). */
@@ -28,6 +34,8 @@ export const cliErrorSchema = z.object({
   stack: z.string().optional(),
   /** The stack with each frame a source map mapped at its original file, line, column and function; absent when none was mapped. */
   originalStack: z.string().optional(),
+  /** The stack's frames as the JSON report has them (mapped, user code and libraries marked); the text folds library runs like the Markdown. */
+  frames: z.array(frameSchema).optional(),
   hint: z.string().optional(),
   /** Matched `daebugIgnore` or `daebug.expectError`. */
   expected: z.boolean(),
@@ -37,6 +45,10 @@ export const cliErrorSchema = z.object({
   fingerprint: z.string().optional(),
   /** Its fingerprint is in the run's baseline (`daebugBaseline`). */
   known: z.boolean().optional(),
+  /** The error is the root cause the test's report names for this attempt (its "Root cause" section, `rankRootCause`). */
+  rootCause: z.boolean(),
+  /** For the root cause: how it was chosen, as the report's "Chosen:" line says it. */
+  rootCauseReason: z.string().optional(),
   /** The Playwright attempt the error happened in (0 first, then retries). */
   retry: z.number().int(),
   test: cliTestSchema,
@@ -54,13 +66,25 @@ export const errorsOutputSchema = z.object({
   errors: z.array(cliErrorSchema),
 });
 
+/** One test of `daebug summary --json`: its index.json row, and the root cause its report names. */
+export const summaryTestSchema = indexEntrySchema.extend({
+  /**
+   * The root cause the test's report names (its "Root cause", of the last attempt), as `daebug errors` heads it: the
+   * first line of its message, after its source unless it is an Error's own (`console.error: …`). Absent without
+   * unexpected errors.
+   */
+  rootCause: z.string().optional(),
+  /** Where the root cause is: its first user frame's `file:line:column in function`, as the report says it. */
+  rootCauseWhere: z.string().optional(),
+});
+
 /** `daebug summary --json`: index.json's rows, tests with unexpected errors first. */
 export const summaryOutputSchema = z.object({
   dir: z.string(),
   /** Playwright's run status, `running` while the run goes on; absent when the folder had no valid index.json. */
   status: z.string().optional(),
   updatedAt: z.string().optional(),
-  tests: z.array(indexEntrySchema),
+  tests: z.array(summaryTestSchema),
 });
 
 /** `daebug show --json` when the query matched no test or several (one match prints the JSON report itself). */
@@ -74,4 +98,5 @@ export type CliLocation = z.infer<typeof cliLocationSchema>;
 export type CliError = z.infer<typeof cliErrorSchema>;
 export type ErrorsOutput = z.infer<typeof errorsOutputSchema>;
 export type SummaryOutput = z.infer<typeof summaryOutputSchema>;
+export type SummaryTest = z.infer<typeof summaryTestSchema>;
 export type ShowMatchesOutput = z.infer<typeof showMatchesOutputSchema>;

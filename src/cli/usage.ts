@@ -60,8 +60,11 @@ ${EXIT_CODES}
   errors: `Usage: npx daebug errors [--limit 20] [--test <text or /regex/>] [--expected] [--new] [--baseline <file>] [--json] [--dir reports]
 
 The most recent errors across all tests (uncaught errors, unhandled rejections, console.error, crashes),
-oldest first. Each error is a block: Error: <message>, at <original file:line:col>, the stack, the test,
-the time and its report, then ---. Says "No JavaScript errors captured" when there are none.
+oldest first. Each error is a block, as its Markdown report shows it: the message (after its source unless
+it is an Error's own, e.g. "console.error: ..."), "root cause of this test" for the error the report names
+as its root cause, at <original file:line:col in function> (the first frame of your code), the stack with
+library frames folded, the hint, the test, the time and its report, then ---. Says "No JavaScript errors
+captured" when there are none.
 
 Flags:
   --limit <n>     how many of the most recent errors (default 20)
@@ -77,7 +80,8 @@ ${EXIT_CODES}
   summary: `Usage: npx daebug summary [--json] [--dir reports]
 
 Every test of the run as a table (status, unexpected errors, errors, console events, title, report),
-tests with unexpected errors first.
+tests with unexpected errors first; under a test with unexpected errors, the root cause its report names
+and where it is.
 
 Flags:
   --json          JSON described by summaryOutputSchema (daebug/cli)

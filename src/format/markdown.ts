@@ -2,12 +2,14 @@ import type { Attempt, DaebugEvent, Job, Report } from '../model/schema';
 import { errorBody, eventFence } from './event-block';
 import { code, fence, inline } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
+import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers, type CausalLinks } from './causal-links';
+import { componentNote } from './component-note';
 import { rootCauseSection } from './root-cause';
 import { collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
-import { truncateGroup } from './truncate';
+import { truncateGroup, UNEXPECTED_LISTED } from './truncate';
+import { isWarning, warningsSection } from './warnings';
 
 export const RULE = '-'.repeat(70);
-const UNEXPECTED_LISTED = 20;
 
 export interface MarkdownOptions {
   /** Byte budget of the whole report. */
@@ -35,6 +37,15 @@ export function formatDuration(ms: number): string {
 interface Written {
   /** Unexpected errors written in full in their own section, by event identity: their number there. */
   unexpected: Map<string, number>;
+  /** Every unexpected error's number in that section (repeats share one), listed or not. */
+  numbers: Map<string, number>;
+  links: CausalLinks;
+}
+
+/** ` · caused by unexpected error 1 · → explains unexpected error 3`: an event's causal links, or nothing. */
+function linkNotes(event: DaebugEvent, written: Written): string {
+  const number = (e: DaebugEvent) => written.numbers.get(eventIdentity(e));
+  return [causedByNote(event, written.links, number), explainsNote(event, written.links, number)].map((note) => (note ? ` · ${note}` : '')).join('');
 }
 
 function eventFences(events: readonly DaebugEvent[], written: Written): string[] {
@@ -51,7 +62,10 @@ function runEntry(run: Repeated, written: Written): string[] {
   const number = written.unexpected.get(eventIdentity(run.event));
   // Only daebug's words outside fences: the page's message is in the numbered entry above.
   if (number !== undefined) return [`↑ unexpected error ${number} (${code(run.event.source)})${note ? ` ${note}` : ''}, written in full above`];
-  return note ? [note, eventFence(run.event)] : [eventFence(run.event)];
+  // A failed request (not an unexpected error by default) says which error it explains, right above its fence.
+  const links = linkNotes(run.event, written).replace(/^ · /, '');
+  const said = [note, links].filter(Boolean).join(' · ');
+  return said ? [said, eventFence(run.event)] : [eventFence(run.event)];
 }
 
 
@@ -155,7 +169,10 @@ function transcriptEntries(report: Attempt, written: Written, liveAtMs: number |
 
 function header(report: Attempt, options: MarkdownOptions, h: string): string[] {
   const t = report.test;
-  const status = t.status === t.expectedStatus ? t.status : `${t.status} (expected ${t.expectedStatus})`;
+  const outcome = t.status === t.expectedStatus ? t.status : `${t.status} (expected ${t.expectedStatus})`;
+  // A pass is not a clean bill of health when the browser had errors: the status line says so itself.
+  const unexpected = report.summary.unexpected;
+  const status = t.status === 'passed' && unexpected ? `${outcome}, with ${unexpected} unexpected browser ${unexpected === 1 ? 'error' : 'errors'}` : outcome;
   const live = options.liveAtMs === undefined ? undefined : `- Status: **running** (live report written at ${clock(new Date(options.liveAtMs).toISOString())}; the final report replaces it when the test ends)`;
   const lines = [
     `${h} ${inline(t.titlePath.length ? t.titlePath.join(' › ') : t.title, 300)}`,
@@ -171,6 +188,8 @@ function header(report: Attempt, options: MarkdownOptions, h: string): string[] 
   const failedRequests = s.network ? `, ${s.network} of them failed requests` : '';
   const known = s.known ? `, ${s.known} known (in baseline)` : '';
   lines.push(`- Events: ${s.errors} errors (${s.unexpected} unexpected${known})${failedRequests}, ${s.console} console, ${s.dropped} dropped`);
+  const warnings = report.events.filter(isWarning).length;
+  if (warnings) lines.push(`- Warnings: ${warnings}`);
   if (options.jsonFile) lines.push(`- JSON: ${code(options.jsonFile)}`);
   if (report.capture === false) lines.push('', '> Capture was off (`daebugCapture: false`): no listeners were attached, so nothing was recorded.');
   return lines;
@@ -193,7 +212,8 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
     const frame = firstUserFrame(event.frames);
     const where = frame ? ` at ${code(frameWhere(frame))}` : event.frames?.length ? ' (no frame of the stack is in your code)' : '';
     const note = repeatNote(run);
-    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}${note ? ` ${note}` : ''}${baselineNote(event, report.test.baseline !== undefined)}`, eventFence(event), ''];
+    const component = event.component ? ` · ${componentNote(event.component)}` : '';
+    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}${note ? ` ${note}` : ''}${component}${linkNotes(event, written)}${baselineNote(event, report.test.baseline !== undefined)}`, eventFence(event), ''];
     let size = Buffer.byteLength(entry.join('\n')) + 1;
     // An error bigger than the room left is shown by its first lines rather than not at all.
     if (used + size > room && room - used > 1024) {
@@ -273,8 +293,12 @@ function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, 
   const head = [...header(report, options, h), ...rootCauseSection(report, h)];
   const tail = tailSections(report, h, Math.floor(budget / 8)).join('\n');
   const room = Math.floor((budget - Buffer.byteLength(head.join('\n')) - Buffer.byteLength(tail)) / 2);
-  const written: Written = { unexpected: new Map() };
-  const parts = [...head, ...unexpectedSection(report, h, room, written), '', `${h}# Transcript`, ''];
+  const written: Written = { unexpected: new Map(), numbers: unexpectedNumbers(report.events), links: causalLinksOf(report.events) };
+  const listed = [...head, ...unexpectedSection(report, h, room, written)];
+  // Warnings are short: a line and a one-line fence each, within an eighth of the budget and a third of what is left.
+  const left = budget - Buffer.byteLength(listed.join('\n')) - Buffer.byteLength(tail);
+  const warnings = warningsSection(report.events, h, Math.min(Math.floor(budget / 8), Math.floor(left / 3)), (e) => written.numbers.get(eventIdentity(e)));
+  const parts = [...listed, ...warnings, '', `${h}# Transcript`, ''];
   let text = parts.join('\n') + '\n';
   const entries = transcriptEntries(report, written, options.liveAtMs);
   if (!entries.length) text += report.capture === false ? 'Nothing was captured.\n' : `No jobs and no background events${options.liveAtMs === undefined ? '' : ' so far'}.\n`;
@@ -293,23 +317,42 @@ function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, 
   return text + tail + (tail ? '\n' : '');
 }
 
+/**
+ * The report's one word on allowing errors, at its end and worded for an error that is the app's intended behaviour:
+ * per error it would read as an invitation to hide a bug. The exact pattern of each error is in the JSON only.
+ */
+function expectedErrorsSection(report: Report, options: MarkdownOptions): string {
+  if (options.liveAtMs !== undefined || ![report, ...(report.attempts ?? [])].some((a) => a.events.some((e) => e.unexpected))) return '';
+  const json = options.jsonFile ? `the JSON report ${code(options.jsonFile)}` : 'the JSON report';
+  return [
+    '',
+    '## If an error is expected',
+    '',
+    `If one of these errors is the app's intended behaviour in this test (not a bug), declare it with ${code('daebug.expectError(pattern)')} in the test or ${code('daebugIgnore')} in its options; ${json} gives each error's exact pattern (${code('ignorePattern')}). Any other error is a bug to fix, not to ignore.`,
+    '',
+  ].join('\n');
+}
+
 /** Renders a test's report as Markdown for agents and people. Pure: same report, same text. */
 export function formatMarkdown(report: Report, options: MarkdownOptions): string {
   const earlier = report.attempts ?? [];
   const reserve = earlier.length ? Math.floor(options.maxBytes / 4) : 0;
-  let text = attemptBody(report, options, options.maxBytes - reserve - 2048);
+  const closing = expectedErrorsSection(report, options);
+  let text = attemptBody(report, options, options.maxBytes - reserve - 2048 - Buffer.byteLength(closing));
   if (earlier.length) {
     text += `\n## Earlier attempts\n\n${earlier.length} earlier ${earlier.length === 1 ? 'attempt' : 'attempts'} of this test (retries), oldest first.\n`;
     const each = Math.max(2048, Math.floor(reserve / earlier.length));
     let shown = 0;
     for (const attempt of earlier) {
       const body = attemptBody(attempt, options, each, '###');
-      if (Buffer.byteLength(text) + Buffer.byteLength(body) + 512 > options.maxBytes) break;
+      if (Buffer.byteLength(text) + Buffer.byteLength(body) + Buffer.byteLength(closing) + 512 > options.maxBytes) break;
       text += `\n${body}`;
       shown++;
     }
     if (shown < earlier.length) text += `\n… ${earlier.length - shown} earlier attempts left out to keep this report under ${Math.round(options.maxBytes / 1024)} KiB …\n`;
   }
+  // The transcript's last entry ends in a blank line already.
+  text += text.endsWith('\n\n') ? closing.slice(1) : closing;
   return Buffer.byteLength(text) <= options.maxBytes ? text : headerOnly(report, options);
 }
 

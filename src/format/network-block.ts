@@ -1,8 +1,29 @@
-import type { DaebugEvent, NetworkFailure } from '../model/schema';
+import type { DaebugEvent, Frame, NetworkFailure } from '../model/schema';
+import { firstUserFrame, frameWhere } from './frames';
 
-/** `script http://…/app.js:12:5`, `parser http://…/index.html:4`, or just the initiator's type. */
-export function initiatorText(initiator: NonNullable<NetworkFailure['initiator']>): string {
+/** The libraries whose frames are above the app's call: `axios`, `@angular/common, rxjs`. */
+function librariesAbove(frames: readonly Frame[], user: Frame): string[] {
+  const names: string[] = [];
+  for (const frame of frames.slice(0, frames.indexOf(user))) if (frame.library && !names.includes(frame.library)) names.push(frame.library);
+  return names;
+}
+
+/**
+ * `script src/api/user.ts:12:5 in loadUser (through axios)`: the app's call in the initiator's stack (its mapped
+ * frames, the event's `frames`) and the libraries it went through; else the top frame, `parser http://…/index.html:4`,
+ * or just the initiator's type.
+ */
+export function initiatorText(initiator: NonNullable<NetworkFailure['initiator']>, given?: readonly Frame[]): string {
+  // Only a script has a stack: the parser's one frame is its document line, shown as CDP gave it.
+  const frames = initiator.type === 'script' ? given : undefined;
+  const user = firstUserFrame(frames);
+  if (frames && user) {
+    const through = librariesAbove(frames, user);
+    return `${initiator.type} ${frameWhere(user)}${through.length ? ` (through ${through.slice(0, 3).join(', ')})` : ''}`;
+  }
   if (initiator.original) return `${initiator.type} ${initiator.original.source}:${initiator.original.line}:${initiator.original.column}`;
+  const top = frames?.find((f) => f.url);
+  if (top?.original) return `${initiator.type} ${frameWhere(top)}`;
   if (!initiator.url) return initiator.type;
   const line = initiator.line === undefined ? '' : `:${initiator.line}${initiator.column === undefined ? '' : `:${initiator.column}`}`;
   return `${initiator.type} ${initiator.url}${line}`;
@@ -17,7 +38,7 @@ export function networkBody(event: DaebugEvent): string | undefined {
   const failure = event.network;
   if (failure) {
     const lines = [event.message, `resource: ${failure.resourceType}`];
-    if (failure.initiator) lines.push(`initiator: ${initiatorText(failure.initiator)}`);
+    if (failure.initiator) lines.push(`initiator: ${initiatorText(failure.initiator, event.frames)}`);
     return lines.join('\n');
   }
   if (event.source === 'browser.network' && event.location?.url && !event.message.includes(event.location.url)) return `${event.message}\nurl: ${event.location.url}`;

@@ -1,8 +1,14 @@
+import { reactBoundaryLogAfter } from '../diagnosis/explains';
+import { rankRootCause } from '../diagnosis/rank';
 import { formatClock } from '../model/classify';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
+import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers } from './causal-links';
+import { componentPlace } from './component-note';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
+import { collapseRepeats, eventIdentity } from './repeats';
+import { UNEXPECTED_LISTED } from './truncate';
 
 /** A framework's own words about where an error happened, read from what it logged. */
 export interface FrameworkContext {
@@ -17,25 +23,32 @@ const REACT = /The above error occurred in the <([A-Za-z_$][\w$.]*)> component/;
 const VUE = /^\s*at <([A-Za-z][\w.]*)/m;
 const ANGULAR = /^ERROR\b/;
 
-/** React's "The above error occurred in the <X> component", Vue's `at <X>` trace, Angular's `ERROR` prefix. */
-export function frameworkContext(event: DaebugEvent, neighbours: readonly DaebugEvent[]): FrameworkContext | undefined {
-  for (const candidate of [event, ...neighbours]) {
-    const react = REACT.exec(candidate.message);
-    if (react) return { framework: 'React', component: react[1], evidence: 'named by React\'s "The above error occurred in the <…> component"' };
-  }
-  for (const candidate of [event, ...neighbours]) {
-    const vue = VUE.exec(candidate.message);
-    if (vue && (candidate === event || candidate.message.includes('[Vue warn]'))) return { framework: 'Vue', component: vue[1], evidence: "named by Vue's component trace (`at <…>`)" };
-  }
+/**
+ * React's "The above error occurred in the <X> component", Vue's `at <X>` trace, Angular's `ERROR` prefix, read
+ * from the event's own text: a component named by a neighbour is that neighbour's, not this event's. The one
+ * exception is React 18's boundary log, a `console.error` of its own right after the error it is about.
+ */
+export function frameworkContext(event: DaebugEvent, events: readonly DaebugEvent[] = []): FrameworkContext | undefined {
+  const react = REACT.exec(event.message) ?? REACT.exec(reactBoundaryLogAfter(event, events)?.message ?? '');
+  if (react) return { framework: 'React', component: react[1], evidence: 'named by React\'s "The above error occurred in the <…> component"' };
+  const vue = VUE.exec(event.message);
+  if (vue) return { framework: 'Vue', component: vue[1], evidence: "named by Vue's component trace (`at <…>`)" };
   if (event.source === 'console.error' && ANGULAR.test(event.message)) return { framework: 'Angular', evidence: "logged by Angular's ErrorHandler (`ERROR`)" };
   return undefined;
 }
 
-/** The events just around this one in the same realm: frameworks log their context right before or after an error. */
-function neighboursOf(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent[] {
-  const at = events.indexOf(event);
-  if (at === -1) return [];
-  return [...events.slice(Math.max(0, at - 2), at), ...events.slice(at + 1, at + 3)].filter((e) => e.realm === event.realm);
+/**
+ * `- React component `<PriceTag>` at `src/PriceTag.tsx:3` (found by name): named by …`: the framework's component
+ * as the event's own text (or React 18's boundary log about it) names it, and where enrichment located it.
+ */
+function componentLine(event: DaebugEvent, events: readonly DaebugEvent[]): string | undefined {
+  const context = frameworkContext(event, events);
+  const own = event.component;
+  if (!context && !own) return undefined;
+  const name = context?.component ?? own?.name;
+  const located = [own, reactBoundaryLogAfter(event, events)?.component].find((c) => c !== undefined && (c.name === name || name?.endsWith(`.${c.name}`)));
+  const component = name ? ` component ${code(`<${name}>`)}${located ? ` ${componentPlace(located)}` : ''}` : '';
+  return `- ${context?.framework ?? own!.framework}${component}: ${context?.evidence ?? 'named in its own text'}`;
 }
 
 function during(event: DaebugEvent, report: Attempt): string {
@@ -56,13 +69,22 @@ function firstThingToTry(event: DaebugEvent, where: string | undefined): string 
   return 'No frame of its stack is in your code: find the app code that called into the library (the JSON report keeps the raw frames), or turn on `daebugAsyncStacks` to see what started the work.';
 }
 
+/** `unexpected error 3 below`: its number in the Unexpected errors section, where repeats are one entry. */
+function entryName(event: DaebugEvent, report: Attempt): string {
+  const identity = eventIdentity(event);
+  const index = collapseRepeats(report.events.filter((e) => e.unexpected)).findIndex((run) => run.members.some((m) => eventIdentity(m) === identity));
+  if (index === -1) return 'an unexpected error';
+  return index < UNEXPECTED_LISTED ? `unexpected error ${index + 1} below` : `unexpected error ${index + 1} (in the JSON report)`;
+}
+
 /**
- * A short "Root cause" block for the error that failed the test, or the first unexpected one: what, where (the
- * original file:line and function, the framework's component), when (the job or step) and what to try first.
+ * A short "Root cause" block for the error ranked first (src/diagnosis/rank.ts): what, where (the original file:line
+ * and function, the framework's component), when (the job or step), how it was chosen and what to try first.
  */
 export function rootCauseSection(report: Attempt, h: string): string[] {
-  const event = report.events.find((e) => e.unexpected);
-  if (!event) return [];
+  const cause = rankRootCause(report);
+  if (!cause) return [];
+  const event = cause.event;
   // An Error rethrown with a `cause`, or a Promise.any's AggregateError, may have no frame of its own in the app:
   // the line to fix is then where its cause or first member was thrown.
   const own = firstUserFrame(event.frames);
@@ -71,7 +93,7 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   // Stacks that were never mapped (no frames as data) still have the browser's own location.
   const location = !event.frames?.length && event.location ? `${event.location.url}:${event.location.line}:${event.location.column}` : undefined;
   const where = frame ? frameWhere(frame) : location;
-  const lines = ['', `${h}# Root cause`, '', `The ${code(event.source)} in ${code(event.realm)} at ${event.ts}, unexpected error 1 below:`, ''];
+  const lines = ['', `${h}# Root cause`, '', `The ${code(event.source)} in ${code(event.realm)} at ${event.ts}, ${entryName(event, report)}:`, ''];
   if (where) {
     const logged = event.loggedAt?.original ?? (event.loggedAt ? { source: event.loggedAt.url, line: event.loggedAt.line } : undefined);
     const loggedAt = logged ? `; logged at ${code(`${logged.source}:${logged.line}`)}` : '';
@@ -83,9 +105,21 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
     const top = event.frames?.[0];
     lines.push(`- Where: no frame of its stack is in your code${top ? `; it surfaced in ${code(frameWhere(top))}` : ''}`);
   }
-  const context = frameworkContext(event, neighboursOf(event, report.events));
-  if (context) lines.push(`- ${context.framework}${context.component ? ` component ${code(`<${context.component}>`)}` : ''}: ${context.evidence}`);
+  const component = componentLine(event, report.events);
+  if (component) lines.push(component);
   lines.push(`- When: ${during(event, report)}`);
+  const numbers = unexpectedNumbers(report.events);
+  const links = causalLinksOf(report.events);
+  const number = (e: DaebugEvent) => numbers.get(eventIdentity(e));
+  const causedBy = causedByNote(event, links, number);
+  if (causedBy) lines.push(`- Caused by: ${causedBy.replace(/^caused by /, '')}`);
+  const explains = explainsNote(event, links, number);
+  if (explains) lines.push(`- Explains: ${explains.replace(/^→ explains /, '')}`);
+  // The reason is daebug's own words only (no page or test text), so it stands outside a fence.
+  lines.push(`- Chosen: ${cause.reason}`);
+  if (cause.independent > 1) {
+    lines.push(`- ${cause.independent} independent errors: none of them explains another, so fixing this one may not fix the others (all are listed below)`);
+  }
   // What the page said stays inside a fence, like all page text: it must not read as the report's own words.
   const message = event.message.split('\n', 1)[0]!.slice(0, 300);
   lines.push('', fence(eventInfo(event), `${message}\n\nTry first: ${firstThingToTry(event, frame?.original ? `${frame.original.source}:${frame.original.line}` : where)}`));

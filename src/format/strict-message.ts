@@ -52,7 +52,8 @@ export function strictFailure(events: readonly DaebugEvent[], reportFile: string
     `daebug: ${count} ${baseline ? 'new ' : ''}unexpected ${count === 1 ? 'error' : 'errors'} in the browser (daebugStrict${aside}):`,
     ...describeUnexpected(events),
     `Report: ${reportFile}`,
-    'If an error is expected, add a pattern to daebugIgnore or call daebug.expectError(pattern).',
+    // Worded for an error that is the app's intended behaviour: an agent told to go green must not read it as a way out.
+    "If one of these errors is the app's intended behaviour in this test (not a bug), declare it with daebug.expectError(pattern) or daebugIgnore; the JSON report gives each error's exact pattern (ignorePattern).",
     ...(stale ? [`Also: ${describeStale(stale)}.`] : []),
   ]
     .flatMap((text) => text.split('\n'))

@@ -1,3 +1,6 @@
+/** Unexpected errors written in full in a report's Unexpected errors section; the JSON report has the rest. */
+export const UNEXPECTED_LISTED = 20;
+
 /** What a group of events shows: all of them up to `limit`, else the first 2, a gap, and the last 8. */
 export interface Truncated<T> {
   head: T[];

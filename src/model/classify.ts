@@ -8,11 +8,21 @@ export interface Classifiable {
   source: string;
   message: string;
   stack?: string | undefined;
+  level?: string | undefined;
+  issue?: { kind: string; reportOnly?: boolean | undefined } | undefined;
 }
 
-/** Uncaught exceptions, unhandled rejections and console.error from page or worker code. */
+/**
+ * Uncaught exceptions, unhandled rejections, console.error from page or worker code, and a Content-Security-Policy
+ * violation that blocked something: the page's own policy stopped its own code or resource, which no assertion sees.
+ */
 export function isUnexpectedKind(event: Classifiable): boolean {
-  return UNCAUGHT_SOURCES.has(event.source) || event.source === 'console.error';
+  return UNCAUGHT_SOURCES.has(event.source) || event.source === 'console.error' || isBlockingCsp(event);
+}
+
+/** A `browser.issue` of kind `csp` that was enforced (not report-only). */
+export function isBlockingCsp(event: Classifiable): boolean {
+  return event.source === 'browser.issue' && event.issue?.kind === 'csp' && !event.issue.reportOnly;
 }
 
 /** A failed request (source `network`): unexpected only with `daebugNetwork: 'strict'`. */

@@ -50,17 +50,66 @@ export const networkSchema = z.object({
   errorText: z.string().optional(),
   /** `document`, `script`, `stylesheet`, `fetch` or `xhr`, as Playwright names them. */
   resourceType: z.string(),
-  /** What started the request: the parser of a document, or a script (with its call site), as CDP says. */
+  /**
+   * What started the request, as CDP says: the parser of a document, or a script. A script's whole stack when it
+   * made the request (at most 30 frames, async parents included with `daebugAsyncStacks`) is the event's `frames`,
+   * source-mapped like an error's, a library's fetch wrapper (axios, Angular's HttpClient) on top.
+   */
   initiator: z
     .object({
       type: z.string(),
+      /** The innermost frame with a URL (the script, or the document for the parser), at its generated position. */
       url: z.string().optional(),
       line: z.number().int().optional(),
       column: z.number().int().optional(),
-      /** The initiating script's position in the original source, when its source map had it. */
-      original: z.object({ source: z.string(), line: z.number().int(), column: z.number().int() }).optional(),
+      /**
+       * The app's own call that made the request: the first user frame of the initiator's stack (below any library
+       * frames) at its original position and function, when a source map had it.
+       */
+      original: z.object({ source: z.string(), line: z.number().int(), column: z.number().int(), functionName: z.string().optional() }).optional(),
     })
     .optional(),
+});
+
+/**
+ * The component a framework names in the event's own text (React's "Check the render method of `X`", Vue's `at <X>`,
+ * Angular's "Expression location: X component"), never one borrowed from a neighbouring event, and where it is.
+ */
+export const componentSchema = z.object({
+  /** As the framework wrote it, without brackets: `CartList`. */
+  name: z.string(),
+  framework: z.enum(['React', 'Vue', 'Angular']),
+  /** The original source that holds it, as frames show sources (`src/CartList.tsx`); absent when it was not found. */
+  source: z.string().optional(),
+  /** 1-based line in `source`: of the declaration (found by name), or of the owner frame. */
+  line: z.number().int().optional(),
+  /**
+   * How it was found: `name` when its declaration (`function CartList(`, `class AppComponent`, a Vue SFC `UserCard.vue`)
+   * was searched for in the source map's sources; `owner-stack` when React's owner stack (a component stack in the
+   * message, or the `console.createTask` frames `daebugAsyncStacks` exposes) gave the line in the component that rendered it.
+   */
+  foundBy: z.enum(['name', 'owner-stack']).optional(),
+});
+
+/**
+ * A Chromium DevTools issue (the Audits domain): a Content-Security-Policy violation, a CORS block, mixed content,
+ * a cookie that was not set or sent, a deprecated feature. Events of the source `browser.issue` carry one, and a
+ * failed request blocked by CORS carries its CORS issue.
+ */
+export const browserIssueSchema = z.object({
+  kind: z.enum(['csp', 'cors', 'mixed-content', 'cookie', 'deprecation']),
+  /** Chromium's issue code, e.g. `ContentSecurityPolicyIssue`, `CorsIssue`. */
+  code: z.string(),
+  /** What the browser blocked: the script, image or frame URL (CSP, mixed content). */
+  blockedUrl: z.string().optional(),
+  /** The CSP directive that blocked it, e.g. `script-src-elem`. */
+  directive: z.string().optional(),
+  /** A report-only policy: nothing was blocked. */
+  reportOnly: z.boolean().optional(),
+  /** Why: CORS's error (`MissingAllowOriginHeader`), the CSP violation's kind (`url`, `inline`, `eval`), a cookie's reasons. */
+  reason: z.string().optional(),
+  /** The request it is about (CORS, cookies). */
+  requestUrl: z.string().optional(),
 });
 
 export const eventSchema = z.object({
@@ -93,7 +142,15 @@ export const eventSchema = z.object({
   frames: z.array(frameSchema).optional(),
   snippet: z.string().optional(),
   hint: z.string().optional(),
+  /**
+   * For an unexpected error: the substring that `daebugIgnore` or `daebug.expectError(pattern)` would match it by
+   * (a failed request's URL path, a known error's stable words, else the message's start without its volatile parts).
+   * For an error that is the app's intended behaviour in the test, not for hiding a bug; the Markdown never lists it.
+   */
+  ignorePattern: z.string().optional(),
   network: networkSchema.optional(),
+  /** A DevTools issue (source `browser.issue`, or a failed request blocked by CORS): what was blocked, by what, why. */
+  issue: browserIssueSchema.optional(),
   /** The thrown or logged Error's `cause` chain, nearest first (at most 5). */
   cause: z.array(errorPartSchema).optional(),
   /** An AggregateError's `errors`, in order (at most 10). */
@@ -108,6 +165,16 @@ export const eventSchema = z.object({
   origin: z.enum(['app', 'third-party', 'browser']).optional(),
   /** The fingerprint is in the baseline file (`daebugBaseline`): strict mode does not fail on it. */
   known: z.boolean().optional(),
+  /** The framework component this event's own text names, located in the original source when it could be. */
+  component: componentSchema.optional(),
+  /**
+   * The event that explains this one, as an index into this attempt's top-level `events` (a failed request before the
+   * JSON parse error of its body; React's error before its boundary log). Indexes are per attempt: `events` is never
+   * reordered once written, so `events[causedBy]` is the cause.
+   */
+  causedBy: z.number().int().nonnegative().optional(),
+  /** The events this one explains, as indexes into this attempt's top-level `events`, in order; the inverse of `causedBy`. */
+  causes: z.array(z.number().int().nonnegative()).optional(),
 });
 
 export const jobSchema = z.object({
@@ -207,7 +274,9 @@ export const reportSchema = z.object({
 
 export type Location = z.infer<typeof locationSchema>;
 export type Frame = z.infer<typeof frameSchema>;
+export type EventComponent = z.infer<typeof componentSchema>;
 export type NetworkFailure = z.infer<typeof networkSchema>;
+export type BrowserIssue = z.infer<typeof browserIssueSchema>;
 export type ErrorPart = z.infer<typeof errorPartSchema>;
 export type DaebugEvent = z.infer<typeof eventSchema>;
 export type Job = z.infer<typeof jobSchema>;

@@ -1,3 +1,4 @@
+import { linkCauses } from '../diagnosis/link';
 import { isNetworkFailure, isUnexpectedKind } from '../model/classify';
 import { eventKind } from '../model/event-kind';
 import { SCHEMA_VERSION, type Attempt, type DaebugEvent, type Job, type Summary } from '../model/schema';
@@ -62,6 +63,8 @@ export type RecordParts = Pick<RecordData, 'capture' | 'strict' | 'realms' | 'jo
 
 export function buildAttempt(record: RecordParts | undefined, meta: TestMeta, steps: readonly StepSpan[]): Attempt {
   const events = (record?.events ?? []).map((event) => ({ ...event }));
+  // Where one event explains another (a failed request and the parse error after it, a React error and its boundary log).
+  linkCauses(events);
   const stepEvents = new Map<string, DaebugEvent[]>();
   for (const event of events) {
     if (event.jobId !== undefined) continue;

@@ -3,16 +3,17 @@ import type { APIRequestContext } from '@playwright/test';
 import type { Recorder, Span, SpanError, StoredEvent } from '../capture/recorder';
 import { DaebugSourceMapError, debugLog } from '../errors';
 import { isUnexpectedIn, matchesIgnore } from '../model/classify';
-import type { ErrorPart, Frame, NetworkFailure } from '../model/schema';
+import type { ErrorPart, EventComponent, Frame, NetworkFailure } from '../model/schema';
 import { codeFrame } from './code-frame';
 import { firstUserFrame, isDocumentStart } from './first-user-frame';
 import { locateEvaluated } from './eval-position';
 import { contextFetcher } from './fetch';
 import { originalFunctionName } from './function-name';
-import { hintFor } from './hints';
+import { hintFor, ignorePatternFor } from './hints';
 import { libraryOf } from './library';
+import { componentNamedIn, isNamedAfter, locateComponent, type ComponentDeclaration, type NamedComponent, type SourceText } from './locate-component';
 import { parseStack, type ParsedFrame } from './parse';
-import { displaySource, originalPosition, sourceUrl } from './source-map';
+import { displaySource, originalPosition, sourceUrl, type LoadedSourceMap } from './source-map';
 import { SourceMaps, type ScriptInfo } from './source-maps';
 import type { TextLines } from './text-lines';
 import { isUserFile, isUserSource, nodeFilePath, relativePath } from './user-code';
@@ -46,6 +47,8 @@ interface Target {
   inNode: boolean[];
   /** Unexpected errors and failed jobs get a code frame and a hint; other stacks only get their frames. */
   explain: boolean;
+  /** An unexpected error (not a failed job): it also gets its ignore pattern, for the JSON report. */
+  unexpected?: boolean | undefined;
   span?: Span | undefined;
   /** For a failed request (`daebugNetwork: 'strict'`): what failed. */
   network?: NetworkFailure | undefined;
@@ -99,13 +102,15 @@ export async function enrich(recorder: Recorder, maps: SourceMaps, limits: Enric
   }
   const run: Run = { maps, scripts, names: new Map(), cwd, lookupEnd };
   const cpuEnd = Date.now() + limits.cpuMs;
-  for (const target of targets) {
+  // Failed requests first: an error's hint names the app call that made the request that explains it.
+  for (const target of [...targets.filter((t) => t.network), ...targets.filter((t) => !t.network)]) {
     if (Date.now() > cpuEnd) {
       target.holder.frames = target.frames.map((f) => ({ ...plainFrame(f), unmappedReason: "daebug's time for mapping this test's stacks ran out" }));
       continue;
     }
     await explainTarget(target, run);
   }
+  await locateComponents(recorder.stored().events, run, cpuEnd);
 }
 
 async function explainTarget(target: Target, run: Run): Promise<void> {
@@ -117,21 +122,25 @@ async function explainTarget(target: Target, run: Run): Promise<void> {
     const original = locate({ url: loggedAt.url, line: loggedAt.line, column: loggedAt.column }, false, run).frame.original;
     if (original) loggedAt.original = { source: original.source, line: original.line, column: original.column };
   }
-  const initiator = target.network?.initiator;
-  if (initiator?.url) {
-    const mapped = located.find((l) => l.frame.url === initiator.url && l.frame.line === initiator.line)?.frame.original;
-    if (mapped) initiator.original = { source: mapped.source, line: mapped.line, column: mapped.column };
-  }
-  if (!target.explain) return;
   const firstFrame = firstUserFrame(located.map((l) => l.frame));
+  const initiator = target.network?.initiator;
+  // The app's call that made the request, not the library's fetch wrapper on top of the initiator's stack.
+  const caller = initiator && firstFrame?.original;
+  if (caller) initiator.original = { source: caller.source, line: caller.line, column: caller.column, ...(caller.functionName ? { functionName: caller.functionName } : {}) };
+  if (!target.explain) return;
   const first = located.find((l) => l.frame === firstFrame);
   if (first?.text) {
     const text = await withDeadline(first.text(), Math.max(0, run.lookupEnd - Date.now()));
     const snippet = text ? codeFrame(text, first.line, first.column) : undefined;
     if (snippet) target.holder.snippet = snippet;
   }
-  const hint = hintFor({ source: target.source, message: target.message, where: first ? where(first.frame) : undefined, failedRequests: target.failedRequests, network: target.network });
+  const input = { source: target.source, message: target.message, where: first ? where(first.frame) : undefined, failedRequests: target.failedRequests, network: target.network };
+  const hint = hintFor(input);
   if (hint) target.holder.hint = hint;
+  if (target.unexpected && 'ignorePattern' in target.holder) {
+    const pattern = ignorePatternFor(input);
+    if (pattern) target.holder.ignorePattern = pattern;
+  }
 }
 
 function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
@@ -141,15 +150,17 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
   for (const event of events) {
     // Every stack is mapped: errors, console.error/warn/trace/assert and any console call that logged an Error.
     const hasStack = event.type === 'error' || event.stack !== undefined || event.source === 'console.error';
-    const explain = (isUnexpectedIn(event, recorder.options.network) || event.source === 'browser.security') && !matchesIgnore(event, ignore);
+    const ignored = matchesIgnore(event, ignore);
+    const unexpected = isUnexpectedIn(event, recorder.options.network) && !ignored;
+    const explain = unexpected || (event.source === 'browser.security' && !ignored);
     const initiator = event.network?.initiator;
-    // The script that made a failed request is mapped too, so its line reads in the app's source.
+    // The stack that made a failed request (its call frames) is mapped too, so its app call reads in the app's source.
     const initiatorFrame: ParsedFrame[] = initiator?.url && initiator.line !== undefined ? [{ url: initiator.url, line: initiator.line, column: initiator.column ?? 0 }] : [];
-    if (!hasStack && !explain && !initiatorFrame.length) continue;
+    if (!hasStack && !explain && !initiatorFrame.length && !(event.network && event.callFrames)) continue;
     let frames: ParsedFrame[] = event.callFrames ? event.callFrames.slice(0, maxFrames) : event.stack ? parseStack(event.stack, event.message, maxFrames) : [];
     if (!frames.length && event.location?.url) frames = [{ url: event.location.url, line: event.location.line, column: event.location.column }];
     if (!frames.length) frames = initiatorFrame;
-    const target: Target = { holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain, network: event.network };
+    const target: Target = { holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain, unexpected, network: event.network };
     if (explain && failedRequests.length) target.failedRequests = failedBefore(event, failedRequests);
     targets.push(target);
     // Causes and inner errors get their frames mapped; the code frame and hint stay with the event itself.
@@ -291,6 +302,115 @@ async function mapEvaluated(target: Target, located: Located[], code: string, ru
     entry.frame.original = { source: relativePath(file, run.cwd), line: position.line, column: position.column };
     located[i] = { frame: entry.frame, text: async () => spec, line: position.line, column: position.column };
   }
+}
+
+/** Original sources without `sourcesContent` fetched per test to look for a component: only files named after it. */
+const MAX_COMPONENT_FETCHES = 5;
+/** Distinct components searched for by name per test: each search reads every source of the app once. */
+const MAX_COMPONENTS_BY_NAME = 10;
+/** React's `console.createTask` names (`<li>`, `<CartList>`, `<>`): the async parent is the element's owner. */
+const REACT_TASK = /^<[^<>\s]*>$/;
+/** A component stack line in a React warning's text: `    at CartList (http://localhost/app.js:12:3)`. */
+const COMPONENT_STACK_LINE = /^\s*at ([A-Za-z_$][\w$.]*) \(((?:https?|file):\/\/[^()\s]+):(\d+):(\d+)\)\s*$/gm;
+
+/**
+ * Names the component that each event's own text names (never a neighbour's) and finds it in the app's source:
+ * for React, by its owner stack when the event has one, else by its declaration in the original sources of the
+ * maps this test loaded. Runs after the frames were mapped, with the same maps and within the same time limits.
+ */
+async function locateComponents(events: readonly StoredEvent[], run: Run, cpuEnd: number): Promise<void> {
+  const named: Array<{ event: StoredEvent; named: NamedComponent }> = [];
+  for (const event of events) {
+    const component = componentNamedIn(event.message, event.stack);
+    if (component) named.push({ event, named: component });
+  }
+  if (!named.length) return;
+  let sources: Promise<SourceText[]> | undefined;
+  const declarations = new Map<string, ComponentDeclaration | undefined>();
+  for (const { event, named: component } of named) {
+    const located: EventComponent = { name: component.name, framework: component.framework };
+    event.component = located;
+    if (Date.now() > cpuEnd) continue;
+    const owner = component.framework === 'React' ? ownerOf(event, component.name, run) : undefined;
+    if (owner) {
+      Object.assign(located, owner, { foundBy: 'owner-stack' });
+      continue;
+    }
+    const key = `${component.framework}\u0000${component.name}`;
+    if (!declarations.has(key) && declarations.size < MAX_COMPONENTS_BY_NAME) {
+      sources ??= componentSources(run, named.map((n) => n.named.name));
+      declarations.set(key, locateComponent(component.name, await sources, component.framework));
+    }
+    const declaration = declarations.get(key);
+    if (declaration) Object.assign(located, declaration, { foundBy: 'name' });
+  }
+}
+
+/**
+ * Where React's owner stack puts the component: the line of its own component stack (React 18's `at CartList (…)`
+ * in the text) that names it, or, with `daebugAsyncStacks`, the first app frame under React's `console.createTask`
+ * parent (the JSX that created the element). Only scripts already loaded are read.
+ */
+function ownerOf(event: StoredEvent, name: string, run: Run): ComponentDeclaration | undefined {
+  for (const match of event.message.matchAll(COMPONENT_STACK_LINE)) {
+    if (match[1]!.slice(match[1]!.lastIndexOf('.') + 1) !== name) continue;
+    const url = match[2]!;
+    if (!run.scripts.has(scriptKey(url))) continue;
+    const original = locate({ url, line: Number(match[3]), column: Number(match[4]) }, false, run).frame;
+    if (original.userCode && original.original) return { source: original.original.source, line: original.original.line };
+  }
+  const frames = event.frames ?? [];
+  const parent = frames.findIndex((f) => f.asyncParent !== undefined && REACT_TASK.test(f.asyncParent));
+  if (parent === -1 || frames.slice(0, parent).some((f) => f.userCode)) return undefined;
+  const owner = frames.slice(parent).find((f) => f.userCode && f.original);
+  return owner?.original ? { source: owner.original.source, line: owner.original.line } : undefined;
+}
+
+/**
+ * The app's own original sources of every map loaded for this test, as frames show them; a source the map has no
+ * `sourcesContent` for is read from its URL (a `file:` path on disk, or the dev server) when it is named after one
+ * of the components.
+ */
+async function componentSources(run: Run, names: readonly string[]): Promise<SourceText[]> {
+  const out = new Map<string, SourceText>();
+  const missing: Array<{ shown: string; url: string }> = [];
+  for (const script of run.scripts.values()) {
+    const map = script?.map;
+    if (!map) continue;
+    for (const source of sourcesOf(map)) {
+      const shown = shownSource(map, source, run.cwd);
+      if (out.has(shown) || libraryOf(shown, map.ignored.has(source)) || libraryOf(source) || !isUserSource(source) || !isUserSource(shown)) continue;
+      const content = map.contents.get(source);
+      if (content) out.set(shown, { source: shown, text: content.text });
+      else {
+        const url = sourceUrl(map, source);
+        if (url && /^(https?|file):/i.test(url) && names.some((name) => isNamedAfter(shown, name))) missing.push({ shown, url });
+      }
+    }
+  }
+  const wanted = missing.filter((m) => !out.has(m.shown)).slice(0, MAX_COMPONENT_FETCHES);
+  const texts = await Promise.all(wanted.map((m) => withDeadline(run.maps.source(m.url), Math.max(0, run.lookupEnd - Date.now()))));
+  wanted.forEach((m, i) => {
+    const text = texts[i];
+    if (text) out.set(m.shown, { source: m.shown, text: text.text });
+  });
+  return [...out.values()];
+}
+
+/** Every source a map names, with or without `sourcesContent` (the sections of an index map included). */
+function sourcesOf(loaded: LoadedSourceMap): string[] {
+  const payload = loaded.map.payload as { sources?: unknown; sections?: Array<{ map?: { sources?: unknown } }> };
+  const parts = Array.isArray(payload.sections) ? payload.sections.map((s) => s.map?.sources) : [payload.sources];
+  const sources = new Set<string>(loaded.contents.keys());
+  for (const list of parts) if (Array.isArray(list)) for (const source of list) if (typeof source === 'string') sources.add(source);
+  return [...sources];
+}
+
+/** A source as frames show it: the path a developer edits, relative to the working directory for `file:` maps. */
+function shownSource(map: LoadedSourceMap, source: string, cwd: string): string {
+  const url = sourceUrl(map, source);
+  const shown = displaySource(source, map.sourceRoot);
+  return clip(url?.startsWith('file:') ? relativePath(shown, cwd) : shown, 300);
 }
 
 function plainFrame(frame: ParsedFrame): Frame {

@@ -16,7 +16,7 @@ interface Rule {
   /** Matches the message; the match feeds the suggestions. */
   test: RegExp;
   checks(match: RegExpExecArray, where: string, input: HintInput): string[];
-  /** A stable substring of such errors, for the daebugIgnore entry; defaults to the message's first line. */
+  /** A stable substring of such errors, for its ignore pattern; defaults to the message's stable start. */
   ignore?: string;
 }
 
@@ -46,7 +46,7 @@ const RULES: Rule[] = [
       const request = input.failedRequests?.filter((f) => f.status === undefined).pop();
       return [
         request
-          ? `${request.method} ${request.url} failed before any response (${request.errorText ?? 'no response'}): is the URL right and the server up for this test?`
+          ? `${request.method} ${request.url}${requestedIn(request)} failed before any response (${request.errorText ?? 'no response'}): is the URL right and the server up for this test?`
           : 'A request failed before any response: is the URL right and the server up for this test?',
         'CORS: does the response allow this page\'s origin (`Access-Control-Allow-Origin`)? Is it blocked by the CSP or aborted by a `page.route()`?',
       ];
@@ -102,7 +102,7 @@ function jsonChecks(token: string | undefined, excerpt: string | undefined, fail
   if (response) {
     const statusText = response.statusText ? ` ${response.statusText}` : '';
     return [
-      `${response.method} ${response.url} returned ${response.status}${statusText}; its body is not JSON${shown}: is the URL right, and the server up and answering it in this test?`,
+      `${response.method} ${response.url}${requestedIn(response)} returned ${response.status}${statusText}; its body is not JSON${shown}: is the URL right, and the server up and answering it in this test?`,
       'Check `response.ok` (or the status) before `response.json()`, so a failed request is reported as such.',
     ];
   }
@@ -113,6 +113,12 @@ function jsonChecks(token: string | undefined, excerpt: string | undefined, fail
   ];
 }
 
+/** ` (requested in src/api/user.ts:12:5 in loadUser)`: the app's call that made a failed request, when enrichment found it. */
+function requestedIn(failure: NetworkFailure): string {
+  const at = failure.initiator?.original;
+  return at ? ` (requested in ${at.source}:${at.line}:${at.column}${at.functionName ? ` in ${at.functionName}` : ''})` : '';
+}
+
 const NO_USER_FRAME =
   'No frame of this rejection is in your code: the browser rejected it without a stack (e.g. `response.json()` on a body that is not JSON). Look for the `fetch` or `.json()` call that has no `.catch`.';
 
@@ -121,12 +127,9 @@ const REJECTION = [
   'In an event handler or timer, wrap the async work in `try`/`catch` so the failure is handled.',
 ];
 
-/**
- * A short "Please check:" block for an error, in the spirit of compiler hints: the likely cause, what to try first,
- * and the exact `daebugIgnore` entry for when the error is expected. Undefined when no rule knows the error.
- */
-export function hintFor(input: HintInput): string | undefined {
-  const message = input.message.split('\n', 1)[0] ?? '';
+/** What the rules say of an error: the suggestions, and the stable substring of the rule that matched. */
+function explain(input: HintInput): { checks: string[]; ignore: string | undefined } {
+  const message = firstLine(input.message);
   const where = input.where ? ` in ${input.where}` : '';
   const checks: string[] = [];
   let ignore: string | undefined;
@@ -146,9 +149,30 @@ export function hintFor(input: HintInput): string | undefined {
     if (!input.where) checks.push(NO_USER_FRAME);
     checks.push(...general);
   }
+  return { checks, ignore };
+}
+
+/**
+ * A short "Please check:" block for an error, in the spirit of compiler hints: the likely cause and what to try
+ * first. Undefined when no rule knows the error. It never suggests ignoring the error: a report says once, at its
+ * end, what to do when an error is truly expected, and the JSON gives each error's pattern (`ignorePatternFor`).
+ */
+export function hintFor(input: HintInput): string | undefined {
+  const { checks } = explain(input);
   if (!checks.length) return undefined;
-  const entry = ignore ?? ignoreEntry(message);
-  return ['Please check:', ...checks.map((c) => `- ${c}`), `If this is expected in this test, add to daebugIgnore: ${quote(entry)}`].join('\n');
+  return ['Please check:', ...checks.map((c) => `- ${c}`)].join('\n');
+}
+
+/**
+ * The substring that `daebugIgnore` or `daebug.expectError` would match this error by, for the case where it is the
+ * app's intended behaviour: a failed request's URL path, a known error's stable words, else the message's stable start.
+ */
+export function ignorePatternFor(input: HintInput): string {
+  return explain(input).ignore ?? ignoreEntry(firstLine(input.message));
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? '';
 }
 
 function networkChecks(failure: NetworkFailure, where: string): string[] {
@@ -181,10 +205,4 @@ function ignoreEntry(message: string): string {
   const cut = text.search(/https?:\/\/|\d{3,}/);
   const stable = (cut > 12 ? text.slice(0, cut) : text).trim();
   return stable.length > 80 ? stable.slice(0, 80).replace(/\s+\S*$/, '') : stable;
-}
-
-/** A JavaScript string literal, single-quoted unless the text has single quotes. */
-function quote(text: string): string {
-  if (text.includes("'") && !text.includes('"')) return JSON.stringify(text);
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }

@@ -33,15 +33,35 @@ describe('KeepNewestLog', () => {
 });
 
 describe('RateWindow', () => {
-  it('keeps the newest of a second and hands back the oldest it pushed out', () => {
-    const window = new RateWindow<{ n: number; timeMs: number }>(3);
+  it('keeps the head and the newest of a second and hands back what it pushed out of the middle', () => {
+    const window = new RateWindow<{ n: number; timeMs: number }>(4);
     const out: number[] = [];
     for (let i = 0; i < 10; i++) {
       const evicted = window.admit({ n: i, timeMs: 5000 + i });
       if (evicted) out.push(evicted.n);
     }
-    assert.deepEqual(out, [0, 1, 2, 3, 4, 5, 6]);
+    // 0 is the head (a quarter of 4); 7, 8, 9 are the newest.
+    assert.deepEqual(out, [1, 2, 3, 4, 5, 6]);
     assert.equal(window.admit({ n: 10, timeMs: 6000 }), undefined);
+  });
+
+  it('keeps #0 and #999 of a 1,000-item burst at 100 per second', () => {
+    const window = new RateWindow<{ n: number; timeMs: number; dropped?: boolean }>(100);
+    const items: { n: number; timeMs: number; dropped?: boolean }[] = Array.from({ length: 1000 }, (_, n) => ({ n, timeMs: 7000 + n / 1000 }));
+    for (const item of items) {
+      const out = window.admit(item);
+      if (out) out.dropped = true;
+    }
+    const kept = items.filter((i) => !i.dropped).map((i) => i.n);
+    assert.equal(kept.length, 100);
+    assert.deepEqual(kept.slice(0, 25), Array.from({ length: 25 }, (_, n) => n));
+    assert.deepEqual(kept.slice(25), Array.from({ length: 75 }, (_, n) => 925 + n));
+  });
+
+  it('with a limit of 1 keeps the newest', () => {
+    const window = new RateWindow<{ n: number; timeMs: number }>(1);
+    assert.equal(window.admit({ n: 0, timeMs: 1 }), undefined);
+    assert.equal(window.admit({ n: 1, timeMs: 2 })?.n, 0);
   });
 });
 
@@ -91,23 +111,25 @@ describe('matchesIgnore', () => {
 
 describe('Recorder', () => {
   const options = { strict: false, capture: true, ignore: [], limits: { ...defaultLimits, eventsPerSecond: 5, maxEvents: 12 } };
-  it('drops the oldest over the per-realm rate, keeps the newest, and counts it by source', () => {
+  it('over the per-realm rate drops from the middle of the second, keeps its head and newest, and counts it by source', () => {
     const recorder = new Recorder(options);
     for (let i = 0; i < 8; i++) recorder.add({ type: 'console', source: 'console.log', realm: 'page', timeMs: 1000, message: `m${i}` });
     recorder.add({ type: 'console', source: 'console.log', realm: 'worker:w.js', timeMs: 1000, message: 'other realm' });
-    assert.deepEqual(recorder.events().filter((e) => e.realm === 'page').map((e) => e.message), ['m3', 'm4', 'm5', 'm6', 'm7']);
+    assert.deepEqual(recorder.events().filter((e) => e.realm === 'page').map((e) => e.message), ['m0', 'm4', 'm5', 'm6', 'm7']);
     assert.equal(recorder.events().length, 6);
     assert.equal(recorder.dropped.total, 3);
     assert.deepEqual(recorder.dropped.bySource, { 'console.log': 3 });
   });
-  it('keeps the last errors of a burst, and ignored ones never push out unexpected ones', () => {
+  it('keeps the first and the last errors of a burst, and ignored ones never push out unexpected ones', () => {
     const recorder = new Recorder({ ...options, ignore: ['noise'], limits: { ...defaultLimits } });
     recorder.add({ type: 'error', source: 'window.onerror', realm: 'page', timeMs: 1, message: 'real before' });
     for (let i = 0; i < 1000; i++) recorder.add({ type: 'error', source: 'window.onerror', realm: 'page', timeMs: 5000 + i / 10, message: `noise ${i}` });
     for (let i = 0; i < 1000; i++) recorder.add({ type: 'error', source: 'window.onerror', realm: 'page', timeMs: 9000 + i / 10, message: `burst ${i}` });
     const errors = recorder.events().filter((e) => e.type === 'error');
     assert.ok(errors.some((e) => e.message === 'real before'));
-    assert.deepEqual(errors.slice(-100).map((e) => e.message), Array.from({ length: 100 }, (_, i) => `burst ${900 + i}`));
+    const burst = errors.filter((e) => e.message.startsWith('burst ')).map((e) => e.message);
+    assert.deepEqual(burst.slice(0, 25), Array.from({ length: 25 }, (_, i) => `burst ${i}`));
+    assert.deepEqual(burst.slice(-75), Array.from({ length: 75 }, (_, i) => `burst ${925 + i}`));
   });
   it('never lets console noise push out errors', () => {
     const recorder = new Recorder({ ...options, limits: { ...options.limits, eventsPerSecond: 1e6 } });

@@ -2,10 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { collectErrors, isErrorEvent, originalStack } from '../../src/cli/collect-errors';
 import { parseLimit } from '../../src/cli/errors';
-import { formatErrorBlock, formatErrors, NO_ERRORS, stackFrames } from '../../src/cli/format-errors';
+import { formatErrorBlock, formatErrors, headline, NO_ERRORS, stackFrames } from '../../src/cli/format-errors';
 import { formatSummary, summaryOrder } from '../../src/cli/format-summary';
 import type { ReportFile } from '../../src/cli/read-reports';
-import { errorsOutputSchema, type CliError } from '../../src/cli/schema';
+import { errorsOutputSchema, summaryOutputSchema, type CliError } from '../../src/cli/schema';
 import { findTests, matchesTest, parseTestQuery } from '../../src/cli/test-query';
 import { DaebugCliUsageError } from '../../src/errors';
 import type { IndexEntryData } from '../../src/model/run-index';
@@ -78,17 +78,37 @@ describe('collectErrors', () => {
     assert.equal(isErrorEvent(event('x', at(1), { type: 'console', source: 'console.warn', level: 'warning' })), false);
   });
 
-  it('locates an error at its first user frame original position, else its raw location', () => {
+  it('locates an error where the Markdown does: its first user frame, original position and function, else its raw location', () => {
     const frames = [
       { url: 'http://h/vendor.js', line: 1, column: 2 },
       { url: 'http://h/app.js', line: 1, column: 40, userCode: true, original: { source: 'src/cart.ts', line: 12, column: 5, functionName: 'total' } },
     ];
     const mapped = collectErrors([reportFile('m', [event('x', at(1), { frames, location: { url: 'http://h/vendor.js', line: 1, column: 2 } })])], { dir: 'r', limit: 1 }).errors[0]!;
-    assert.deepEqual(mapped.location, { file: 'src/cart.ts', line: 12, column: 5, mapped: true });
+    assert.deepEqual(mapped.location, { file: 'src/cart.ts', line: 12, column: 5, mapped: true, functionName: 'total' });
     assert.equal(mapped.originalStack, '    at http://h/vendor.js:1:2\n    at total (src/cart.ts:12:5)');
+    assert.deepEqual(mapped.frames, frames);
+    // An unmapped user frame below a library's: the user frame, as the Markdown's header names it.
+    const unmapped = [{ url: 'http://h/node_modules/lib/x.js', line: 1, column: 2, library: 'lib' }, { url: 'http://h/app.js', line: 7, column: 3, userCode: true, functionName: 'go' }];
+    const user = collectErrors([reportFile('u', [event('x', at(1), { frames: unmapped, location: { url: 'http://h/node_modules/lib/x.js', line: 1, column: 2 } })])], { dir: 'r', limit: 1 }).errors[0]!;
+    assert.deepEqual(user.location, { file: 'http://h/app.js', line: 7, column: 3, mapped: false, functionName: 'go' });
     const raw = collectErrors([reportFile('r', [event('x', at(1), { location: { url: 'http://h/app.js', line: 3, column: 9 } })])], { dir: 'r', limit: 1 }).errors[0]!;
     assert.deepEqual(raw.location, { file: 'http://h/app.js', line: 3, column: 9, mapped: false });
     assert.equal(originalStack([{ url: 'http://h/a.js', line: 1, column: 1 }]), undefined);
+  });
+
+  it("marks the error its attempt's report names as root cause (rankRootCause), not merely the first one", () => {
+    const libraryFrames = [{ url: 'http://h/react-dom.js', line: 1, column: 1, library: 'react-dom' }];
+    const appFrames = [{ url: 'http://h/app.js', line: 1, column: 40, userCode: true, original: { source: 'src/cart.ts', line: 12, column: 5, functionName: 'total' } }];
+    const warning = event('Warning: Each child in a list should have a unique "key" prop.', at(1), { type: 'console', source: 'console.error', level: 'error', frames: libraryFrames });
+    const thrown = event("TypeError: Cannot read properties of undefined (reading 'price')", at(2), { frames: appFrames });
+    const output = collectErrors([reportFile('r', [warning, thrown], [[event('earlier', at(0))]])], { dir: 'r', limit: 20 });
+    errorsOutputSchema.parse(output);
+    assert.deepEqual(
+      output.errors.map((e) => [e.message.slice(0, 9), e.retry, e.rootCause]),
+      [['earlier', 0, true], ['Warning: ', 1, false], ['TypeError', 1, true]],
+    );
+    assert.match(output.errors[2]!.rootCauseReason ?? '', /^uncaught error in your code, ahead of 1 library warning$/);
+    assert.equal(output.errors[1]!.rootCauseReason, undefined);
   });
 });
 
@@ -100,6 +120,7 @@ function cliError(fields: Partial<CliError> = {}): CliError {
     time: at(7),
     expected: false,
     unexpected: true,
+    rootCause: false,
     retry: 0,
     test: { title: 'buys', titlePath: ['shop.spec.ts', 'cart', 'buys'], file: 'shop.spec.ts', line: 4, project: '', status: 'passed', markdown: 'reports/shop-buys.md', json: 'reports/shop-buys.json' },
     ...fields,
@@ -107,25 +128,56 @@ function cliError(fields: Partial<CliError> = {}): CliError {
 }
 
 describe('formatErrors', () => {
-  it('writes the seed block: Error, at the location, the stack without its message line, test, time, report, ---', () => {
+  it('writes the block: the message, at the location, the stack without its message line, test, time, report, ---', () => {
     const text = formatErrorBlock(cliError({ location: { file: 'src/a.ts', line: 2, column: 3, mapped: true }, stack: 'TypeError: x is undefined\n    at f (http://h/a.js:1:9)' }));
     assert.equal(
       text,
-      ['Error: TypeError: x is undefined', '  at src/a.ts:2:3', '    at f (http://h/a.js:1:9)', '  test: shop.spec.ts › cart › buys', `  time: ${at(7)} (window.onerror in page)`, '  report: reports/shop-buys.md', '---'].join('\n'),
+      ['TypeError: x is undefined', '  at src/a.ts:2:3', '    at f (http://h/a.js:1:9)', '  test: shop.spec.ts › cart › buys', `  time: ${at(7)} (window.onerror in page)`, '  report: reports/shop-buys.md', '---'].join('\n'),
     );
   });
 
-  it('prefers the original stack, keeps the hint lines, and marks retries and expected errors', () => {
-    const text = formatErrorBlock(cliError({ stack: 'E\n    at raw (x.js:1:1)', originalStack: '    at f (src/a.ts:2:3)', hint: 'Please check:\n- one', retry: 1, expected: true }));
-    assert.match(text, /\n {4}at f \(src\/a\.ts:2:3\)\n {2}hint: Please check:\n {8}- one\n/);
+  it('never doubles an Error headline; other messages follow their source', () => {
+    assert.equal(headline({ message: 'Error: clicked boom', source: 'window.onerror' }), 'Error: clicked boom');
+    assert.equal(headline({ message: 'DOMException: The operation was aborted.', source: 'unhandledrejection' }), 'DOMException: The operation was aborted.');
+    assert.equal(headline({ message: 'Uncaught SyntaxError: Unexpected token', source: 'window.onerror' }), 'Uncaught SyntaxError: Unexpected token');
+    assert.equal(headline({ message: 'save failed TypeError: x', source: 'console.error' }), 'console.error: save failed TypeError: x');
+    assert.equal(headline({ message: 'boom', source: 'window.onerror' }), 'window.onerror: boom');
+    assert.equal(headline({ message: 'Errors happen', source: 'console.error' }), 'console.error: Errors happen');
+  });
+
+  it("prints the stack as the Markdown does: mapped frames, library runs folded, the first user frame marked, the location's function", () => {
+    const frames = [
+      { url: 'http://h/react-dom.js', line: 1, column: 1, library: 'react-dom' },
+      { url: 'http://h/react-dom.js', line: 1, column: 2, library: 'react-dom' },
+      { url: 'http://h/app.js', line: 1, column: 40, userCode: true, original: { source: 'src/cart.ts', line: 12, column: 5, functionName: 'total' } },
+      { url: 'http://h/app.js', line: 1, column: 90, userCode: true, original: { source: 'src/main.ts', line: 3, column: 1, functionName: 'start' } },
+    ];
+    const text = formatErrorBlock(cliError({ location: { file: 'src/cart.ts', line: 12, column: 5, mapped: true, functionName: 'total' }, stack: 'TypeError: x\n    at raw (x.js:1:1)', originalStack: '    at total (src/cart.ts:12:5)', frames }));
+    assert.deepEqual(text.split('\n').slice(0, 5), ['TypeError: x is undefined', '  at src/cart.ts:12:5 in total', '    … 2 frames in react-dom', '  > src/cart.ts:12:5 in total', '    src/main.ts:3:1 in start']);
     assert.doesNotMatch(text, /raw/);
+    const library = formatErrorBlock(cliError({ location: { file: 'http://h/react-dom.js', line: 1, column: 1, mapped: false }, frames: frames.slice(0, 2) }));
+    // No frame is the app's: no place is named, as in the Markdown; the folded stack says where it surfaced.
+    assert.deepEqual(library.split('\n').slice(1, 3), ['  (no frame of the stack is in your code)', '    … 2 frames in react-dom']);
+  });
+
+  it('names the root cause of its test, with how it was chosen', () => {
+    const text = formatErrorBlock(cliError({ rootCause: true, rootCauseReason: 'uncaught error in your code, the only unexpected error', location: { file: 'src/a.ts', line: 2, column: 3, mapped: true } }));
+    assert.deepEqual(text.split('\n').slice(0, 3), ['TypeError: x is undefined', '  root cause of this test: uncaught error in your code, the only unexpected error', '  at src/a.ts:2:3']);
+    assert.doesNotMatch(formatErrorBlock(cliError()), /root cause/);
+  });
+
+  it('keeps the hint lines, and marks retries and expected errors', () => {
+    const text = formatErrorBlock(cliError({ stack: 'E\n    at raw (x.js:1:1)', hint: 'Please check:\n- one', retry: 1, expected: true }));
+    assert.match(text, /\n {4}at raw \(x\.js:1:1\)\n {2}hint: Please check:\n {8}- one\n/);
     assert.match(text, /test: shop\.spec\.ts › cart › buys \(retry 1\)/);
     assert.match(text, /\(window\.onerror in page, expected by the test\)/);
   });
 
-  it('leaves out an anonymous top frame that only repeats the location line', () => {
+  it('leaves out a top frame that only repeats the location line', () => {
     const text = formatErrorBlock(cliError({ location: { file: 'http://h/a.js', line: 6, column: 49, mapped: false }, stack: 'Error: x\n    at http://h/a.js:6:49\n    at g (http://h/a.js:9:1)' }));
     assert.deepEqual(text.split('\n').slice(1, 3), ['  at http://h/a.js:6:49', '    at g (http://h/a.js:9:1)']);
+    const one = formatErrorBlock(cliError({ location: { file: 'http://h/a.js', line: 6, column: 49, mapped: false }, frames: [{ url: 'http://h/a.js', line: 6, column: 49, userCode: true }] }));
+    assert.deepEqual(one.split('\n').slice(1, 3), ['  at http://h/a.js:6:49', '  test: shop.spec.ts › cart › buys']);
   });
 
   it('keeps Firefox-shaped stacks and drops a stack that only repeats the message', () => {
@@ -161,6 +213,19 @@ describe('formatSummary', () => {
     assert.equal(lines[3], 'passed            3       3        3  a.spec.ts › noisy  a-noisy-0000abcd.md');
     assert.equal(lines[5], 'failed!           0       0        2  a.spec.ts › fails  a-fails-0000abcd.md');
     assert.ok(lines.includes('! the test did not end with its expected status'));
+  });
+
+  it("writes each test's root cause and where it is under its row", () => {
+    const tests = summaryOrder(rows).map((r) => (r.title === 'noisy' ? { ...r, rootCause: "TypeError: Cannot read properties of undefined (reading 'price')", rootCauseWhere: 'src/pricing.ts:13:30 in priceOf' } : r.title === 'one' ? { ...r, rootCause: 'console.error: noise 1' } : r));
+    const output = { dir: 'reports', status: 'passed', updatedAt: 'now', tests };
+    summaryOutputSchema.parse(output);
+    const lines = formatSummary(output).split('\n');
+    assert.deepEqual(lines.slice(3, 7), [
+      'passed            3       3        3  a.spec.ts › noisy  a-noisy-0000abcd.md',
+      "  ↳ root cause: TypeError: Cannot read properties of undefined (reading 'price') at src/pricing.ts:13:30 in priceOf",
+      'passed            1       1        0  a.spec.ts › one    a-one-0000abcd.md',
+      '  ↳ root cause: console.error: noise 1',
+    ]);
   });
 });
 

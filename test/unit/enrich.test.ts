@@ -61,7 +61,7 @@ function run(rec: Recorder, fetcher: Fetcher, cache = new LruCache<Promise<Scrip
 }
 
 describe('enrich', () => {
-  it('maps a bundled error to the original file, line and function, with a code frame and a hint', async () => {
+  it('maps a bundled error to the original file, line and function, with a code frame, a hint and its ignore pattern', async () => {
     const rec = recorder();
     rec.add(bundleError(`${ORIGIN}/dist/app.js`));
     const fetcher = server({ [`${ORIGIN}/dist/app.js`]: js(app.js), [`${ORIGIN}/dist/app.js.map`]: js(app.map) });
@@ -73,6 +73,9 @@ describe('enrich', () => {
     assert.equal(event?.frames?.[1]?.original?.functionName, 'start');
     assert.match(event?.snippet ?? '', /^> 3 \|   return first\.price \* 2;\n {4}\| {16}\^$/m);
     assert.match(event?.hint ?? '', /before `\.price` is undefined in src\/cart\.ts:3:16/);
+    assert.doesNotMatch(event?.hint ?? '', /daebugIgnore/);
+    // The pattern is for the JSON report only; the Markdown says once what to do with it.
+    assert.equal(event?.ignorePattern, "TypeError: Cannot read properties of undefined (reading 'price')");
     assert.deepEqual(fetcher.requests, [`${ORIGIN}/dist/app.js`, `${ORIGIN}/dist/app.js.map`]);
   });
 
@@ -198,7 +201,7 @@ describe('enrich', () => {
     assert.equal(rec.events()[0]?.frames?.[0]?.unmappedReason, 'the source map lookup did not finish in time');
   });
 
-  it('gives expected (ignored) errors frames but no code frame or hint', async () => {
+  it('gives expected (ignored) errors frames but no code frame, hint or ignore pattern', async () => {
     const rec = recorder();
     rec.expect('price');
     rec.add(bundleError(`${ORIGIN}/dist/app.js`));
@@ -207,6 +210,7 @@ describe('enrich', () => {
     assert.equal(event?.frames?.[0]?.original?.source, 'src/cart.ts');
     assert.equal(event?.snippet, undefined);
     assert.equal(event?.hint, undefined);
+    assert.equal(event?.ignorePattern, undefined);
   });
 
   it('reads file:// scripts and maps from disk', async () => {

@@ -2,6 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatMarkdown, RULE } from '../../src/format/markdown';
 import { reportSchema, type DaebugEvent, type Report } from '../../src/model/schema';
+import { hintFor } from '../../src/stack/hints';
+import { parseBlocks, structureProblems } from '../../e2e/helpers/markdown-structure';
 
 const T0 = Date.UTC(2026, 0, 1, 10, 0, 0);
 const iso = (ms: number) => new Date(T0 + ms).toISOString();
@@ -46,7 +48,9 @@ describe('formatMarkdown', () => {
     const warns = Array.from({ length: 12 }, (_, i) => event(100 + i * 100, { source: 'console.warn', level: 'warn', message: 'deprecated prop' }));
     const other = event(2000, { source: 'console.warn', level: 'warn', message: 'another warning' });
     const md = formatMarkdown(report({ events: [...warns, other] }), { maxBytes: 65536 });
-    assert.equal(md.split('deprecated prop').length, 2, md);
+    // Once in the transcript; the Warnings section lists it once more by its first line, with the same count.
+    assert.equal(md.slice(md.indexOf('## Transcript')).split('deprecated prop').length, 2, md);
+    assert.match(md, /^1\. `console\.warn` in `page` at \d\d:\d\d:\d\d × 12 \(/m);
     assert.ok(md.includes(`× 12 (${clock(100)} to ${clock(1200)})\n\`\`\`Text console.warn\ndeprecated prop\n\`\`\``), md);
     assert.ok(md.includes('```Text console.warn\nanother warning'));
   });
@@ -134,5 +138,40 @@ describe('formatMarkdown', () => {
     assert.ok(md.includes('## Earlier attempts'));
     assert.ok(md.includes('### t'));
     assert.ok(md.includes('#### Unexpected errors'));
+  });
+});
+
+describe('no invitation to hide bugs', () => {
+  const hint = hintFor({ source: 'window.onerror', message: "TypeError: Cannot read properties of undefined (reading 'price')", where: 'src/cart.ts:3:5' })!;
+  const error = (ms: number, message = "TypeError: Cannot read properties of undefined (reading 'price')") =>
+    event(ms, { type: 'error', source: 'window.onerror', message, hint, ignorePattern: message, unexpected: true });
+  const withErrors = (events: DaebugEvent[], fields: Partial<Report> = {}) => report({ events, summary: { errors: events.length, unexpected: events.length, console: 0, dropped: 0 }, ...fields });
+  const advice = /daebug\.expectError\(pattern\)/g;
+
+  it('holds no per-error ignore advice, and the advice once, at the end, when there are unexpected errors', () => {
+    const { attempts: _none, ...earlier } = withErrors([error(50)]);
+    const md = formatMarkdown(withErrors([error(100), error(200, 'Error: second')], { attempts: [earlier] }), { maxBytes: 65536, jsonFile: 'r.json' });
+    for (const block of parseBlocks(md)) {
+      if (block.kind === 'fence') assert.doesNotMatch(block.content, /daebugIgnore|expectError|If this is expected/, block.content);
+    }
+    assert.equal(md.match(advice)?.length, 1, md);
+    assert.equal(md.match(/^## If an error is expected$/gm)?.length, 1);
+    const tail = md.slice(md.lastIndexOf('\n## '));
+    assert.match(tail, /^\n## If an error is expected\n\nIf one of these errors is the app's intended behaviour in this test \(not a bug\), declare it with `daebug\.expectError\(pattern\)` in the test or `daebugIgnore` in its options; the JSON report `r\.json` gives each error's exact pattern \(`ignorePattern`\)\./);
+    // The exact patterns are in the JSON only.
+    assert.ok(!md.includes('ignorePattern:'), md);
+    assert.deepEqual(structureProblems(md), []);
+  });
+
+  it('gives no advice when nothing was unexpected', () => {
+    const md = formatMarkdown(report({ events: [event(100, { type: 'error', source: 'window.onerror', message: 'Error: allowed', expected: true })] }), { maxBytes: 65536 });
+    assert.doesNotMatch(md, advice);
+    assert.doesNotMatch(md, /If an error is expected/);
+  });
+
+  it('says in the status line of a passed test that it had unexpected errors', () => {
+    assert.match(formatMarkdown(withErrors([error(100), error(200), error(300)]), { maxBytes: 65536 }), /^- Status: \*\*passed, with 3 unexpected browser errors\*\*$/m);
+    assert.match(formatMarkdown(withErrors([error(100)]), { maxBytes: 65536 }), /^- Status: \*\*passed, with 1 unexpected browser error\*\*$/m);
+    assert.match(formatMarkdown(report(), { maxBytes: 65536 }), /^- Status: \*\*passed\*\*$/m);
   });
 });

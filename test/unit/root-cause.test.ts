@@ -40,14 +40,43 @@ describe('the Root cause block', () => {
     assert.match(text, /^- Where: `src\/Cart\.tsx:14:11 in Cart`$/m);
     assert.match(text, /^- React component `<Cart>`: named by React's "The above error occurred in the <…> component"$/m);
     assert.match(text, /^- When: during step `open the cart`$/m);
+    assert.match(text, /^- Chosen: /m);
   });
 
-  it("reads Vue's component trace and Angular's ERROR prefix", () => {
+  it("reads Vue's component trace and Angular's ERROR prefix from the event's own text", () => {
     const vueWarn = event(90, { source: 'console.warn', level: 'warn', message: '[Vue warn]: Unhandled error during execution of render function \n  at <Child msg="x" > \n  at <App>' });
     const thrown = event(100, { message: 'Error: child broke', unexpected: true });
-    assert.deepEqual(frameworkContext(thrown, [vueWarn]), { framework: 'Vue', component: 'Child', evidence: "named by Vue's component trace (`at <…>`)" });
+    assert.deepEqual(frameworkContext(vueWarn, [vueWarn, thrown]), { framework: 'Vue', component: 'Child', evidence: "named by Vue's component trace (`at <…>`)" });
     assert.equal(frameworkContext(event(1, { message: 'ERROR Error: save failed' }), [])?.framework, 'Angular');
     assert.equal(frameworkContext(event(1, { message: 'plain' }), []), undefined);
+  });
+});
+
+describe('the component of the Root cause', () => {
+  const keyWarning = event(100, { message: 'Each child in a list should have a unique "key" prop.\n\nCheck the render method of `PriceList`.', frames: react, unexpected: true });
+  const widgetError = event(110, { message: "TypeError: Cannot read properties of undefined (reading 'id')\n\nThe above error occurred in the <BrokenWidget> component.", loggedAt: { url: 'http://h/app.js', line: 1, column: 9 }, frames: [user], unexpected: true });
+
+  it("is never borrowed from the next error: React's key warning is not <BrokenWidget>'s", () => {
+    assert.equal(frameworkContext(keyWarning, [keyWarning, widgetError]), undefined);
+    assert.equal(frameworkContext(widgetError, [keyWarning, widgetError])?.component, 'BrokenWidget');
+  });
+
+  it('is never borrowed from an unrelated Vue prop warning', () => {
+    const propWarning = event(90, { source: 'console.warn', level: 'warn', message: '[Vue warn]: Invalid prop: type check failed for prop "user". \n  at <UserCard user=undefined > \n  at <App>' });
+    const mountError = event(100, { type: 'error', source: 'window.onerror', message: "TypeError: Cannot read properties of undefined (reading 'name')", unexpected: true, frames: [user] });
+    const events = [propWarning, mountError];
+    assert.equal(frameworkContext(mountError, events), undefined);
+    assert.ok(!rootCauseSection(report(events), '#').join('\n').includes('UserCard'));
+  });
+
+  it("takes React 18's boundary log, a console.error of its own right after the error in the same realm", () => {
+    const thrown = event(100, { type: 'error', source: 'window.onerror', message: 'Error: cart broke', unexpected: true, frames: [user] });
+    const boundary = event(101, { message: 'The above error occurred in the <Cart> component:\n\n    at Cart\n    at App', unexpected: true });
+    assert.equal(frameworkContext(thrown, [thrown, boundary])?.component, 'Cart');
+    // Not from another realm, not when something else came between, and never for a warning.
+    assert.equal(frameworkContext(thrown, [thrown, { ...boundary, realm: 'worker' }]), undefined);
+    assert.equal(frameworkContext(thrown, [thrown, event(100, { message: 'other' }), boundary]), undefined);
+    assert.equal(frameworkContext(keyWarning, [keyWarning, boundary]), undefined);
   });
 
   it('says so when no frame is in the user code, and never blames a library frame', () => {

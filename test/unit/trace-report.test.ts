@@ -32,7 +32,7 @@ describe('traceMarkdown', () => {
   });
 
   it('keeps the status Playwright gave when daebug did not fail the test', () => {
-    assert.match(traceMarkdown(record, testInfo('passed'), false, 10), /- Status: \*\*passed\*\*/);
+    assert.match(traceMarkdown(record, testInfo('passed'), false, 10), /- Status: \*\*passed, with 1 unexpected browser error\*\*/);
     assert.match(traceMarkdown(record, testInfo('timedOut'), true, 10), /- Status: \*\*timedOut/);
   });
 });

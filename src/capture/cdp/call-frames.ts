@@ -2,7 +2,7 @@ import type { Frame } from '../../model/schema';
 
 /** The parts of CDP's Runtime.CallFrame and Runtime.StackTrace that daebug reads. */
 export interface CdpCallFrame {
-  functionName: string;
+  functionName?: string;
   url: string;
   lineNumber: number;
   columnNumber: number;
@@ -16,12 +16,12 @@ export interface CdpStackTrace {
 
 const MAX_FRAMES = 50;
 
-/** CDP's 0-based call frames, async parents included, as 1-based frames. */
-export function framesOf(stackTrace: CdpStackTrace | undefined): Frame[] {
+/** CDP's 0-based call frames, async parents included, as 1-based frames, at most `max`. */
+export function framesOf(stackTrace: CdpStackTrace | undefined, max = MAX_FRAMES): Frame[] {
   const frames: Frame[] = [];
-  for (let trace = stackTrace; trace && frames.length < MAX_FRAMES; trace = trace.parent) {
+  for (let trace = stackTrace; trace && frames.length < max; trace = trace.parent) {
     for (const [i, f] of trace.callFrames.entries()) {
-      if (frames.length >= MAX_FRAMES) break;
+      if (frames.length >= max) break;
       const frame: Frame = { url: f.url, line: f.lineNumber + 1, column: f.columnNumber + 1 };
       if (f.functionName) frame.functionName = f.functionName;
       if (i === 0 && trace !== stackTrace) frame.asyncParent = trace.description || 'async';

@@ -1,5 +1,6 @@
-import type { NetworkFailure } from '../../model/schema';
-import { isReportedRequest, networkDraft, resourceTypeName, statusTextOf } from '../network-failure';
+import type { Frame, NetworkFailure } from '../../model/schema';
+import { isCanceledLoad, isReportedRequest, networkDraft, resourceTypeName, statusTextOf } from '../network-failure';
+import { framesOf, type CdpStackTrace } from './call-frames';
 import { add, type RuntimeSink } from './runtime';
 import type { Target } from './target';
 
@@ -9,14 +10,10 @@ export interface PendingRequest {
   url: string;
   resourceType: string;
   initiator?: NetworkFailure['initiator'];
+  /** The initiator's call stack (a script's request), innermost first: enrichment finds the app's call in it. */
+  initiatorFrames?: Frame[];
   /** Wall-clock ms minus CDP's monotonic ms for this request: turns `timestamp` into a time of day. */
   wallOffsetMs?: number;
-}
-
-interface CdpCallFrame {
-  url: string;
-  lineNumber: number;
-  columnNumber: number;
 }
 
 interface CdpInitiator {
@@ -24,8 +21,19 @@ interface CdpInitiator {
   url?: string;
   lineNumber?: number;
   columnNumber?: number;
-  stack?: { callFrames: CdpCallFrame[]; parent?: CdpInitiator['stack'] };
+  /**
+   * A script's stack when it made the request: Chromium sends the whole synchronous stack (V8 captures it in full
+   * while a session has Runtime on, as Playwright's always has), and `parent` async stacks only while
+   * `Runtime.setAsyncCallStackDepth` is on (`daebugAsyncStacks`).
+   */
+  stack?: CdpStackTrace;
 }
+
+/**
+ * Frames kept of an initiator's stack. A library's wrapper (axios, Angular's HttpClient, an `api.ts` in
+ * node_modules) is on top; the app's own call may be tens of frames down, as it is for HttpClient.
+ */
+export const MAX_INITIATOR_FRAMES = 30;
 
 // Requests that never finish (long polls, a page that navigated away) must not grow these maps for the whole test.
 const MAX_PENDING = 500;
@@ -47,6 +55,11 @@ export function initiatorOf(initiator: CdpInitiator | undefined): NetworkFailure
   return { type: initiator.type };
 }
 
+/** The initiator's stack as frames (1-based), async parents followed, at most `MAX_INITIATOR_FRAMES`; empty for the parser. */
+export function initiatorFrames(initiator: CdpInitiator | undefined): Frame[] {
+  return framesOf(initiator?.stack, MAX_INITIATOR_FRAMES);
+}
+
 /** `Network.requestWillBeSent` → what to keep of it, or undefined for requests whose failures are not reported. */
 export function pendingFrom(params: { request: { method: string; url: string; urlFragment?: string }; type?: string; initiator?: CdpInitiator; timestamp?: number; wallTime?: number }): PendingRequest | undefined {
   const resourceType = resourceTypeName(params.type);
@@ -55,6 +68,8 @@ export function pendingFrom(params: { request: { method: string; url: string; ur
   const pending: PendingRequest = { method: params.request.method, url, resourceType };
   const initiator = initiatorOf(params.initiator);
   if (initiator) pending.initiator = initiator;
+  const frames = initiatorFrames(params.initiator);
+  if (frames.length) pending.initiatorFrames = frames;
   if (params.wallTime !== undefined && params.timestamp !== undefined) pending.wallOffsetMs = params.wallTime * 1000 - params.timestamp * 1000;
   return pending;
 }
@@ -131,13 +146,13 @@ export class NetworkCapture {
       case 'Network.responseReceived': {
         const request = requests.pending.get(params.requestId);
         const failure = request && failureFromResponse(request, params.response);
-        if (request && failure) this.report(target, requests, params.requestId, failure, timeOf(request, params.timestamp));
+        if (request && failure) this.report(target, requests, params.requestId, request, failure, timeOf(request, params.timestamp));
         return;
       }
       case 'Network.loadingFailed': {
         const request = requests.pending.get(params.requestId);
         requests.pending.delete(params.requestId);
-        if (request && !requests.reported.has(params.requestId)) this.report(target, requests, params.requestId, failureFromLoadingFailed(request, params), timeOf(request, params.timestamp));
+        if (request && !requests.reported.has(params.requestId) && !isCanceledLoad(request, params)) this.report(target, requests, params.requestId, request, failureFromLoadingFailed(request, params), timeOf(request, params.timestamp));
         return;
       }
       case 'Network.loadingFinished':
@@ -151,9 +166,15 @@ export class NetworkCapture {
     return networkRequestId !== undefined && (this.byTarget.get(target)?.reported.has(networkRequestId) ?? false);
   }
 
-  private report(target: Target, requests: TargetRequests, requestId: string, failure: NetworkFailure, timeMs: number): void {
+  private report(target: Target, requests: TargetRequests, requestId: string, request: PendingRequest, failure: NetworkFailure, timeMs: number): void {
     requests.markReported(requestId);
-    add(this.sink, target, networkDraft(failure, timeMs));
+    // A request the page's CSP blocked is the CSP issue's event already: one problem, one event.
+    if (this.sink.blockedByIssue?.(target, failure.url)) return;
+    const draft = networkDraft(failure, timeMs, request.initiatorFrames);
+    // A request CORS or mixed content blocked is one event: the failed request, with the issue that says why.
+    const issue = this.sink.issueOfRequest?.(target, requestId);
+    if (issue) draft.issue = issue;
+    add(this.sink, target, draft);
   }
 }
 

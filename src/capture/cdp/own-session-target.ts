@@ -50,7 +50,7 @@ export class OwnSessionTarget extends Target {
     commands.push(this.send('Runtime.enable'));
     const depth = this.listener.asyncStackDepth ?? 0;
     if (depth > 0) commands.push(this.setAsyncStackDepth(depth));
-    if (this.type === 'page') commands.push(this.send('Page.enable'), this.send('Log.enable'));
+    if (this.type === 'page') commands.push(this.send('Page.enable'), this.send('Log.enable'), this.enableAudits());
     if (this.type === 'page' || this.type === 'iframe') commands.push(this.autoAttach(CHILD_FILTER.page));
     else commands.push(this.autoAttach(CHILD_FILTER.worker));
     if (held) commands.push(this.send('Runtime.runIfWaitingForDebugger'));

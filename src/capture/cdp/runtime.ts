@@ -1,6 +1,9 @@
 import type { ErrorPart } from '../../model/schema';
 import type { SerializedErrorPart } from '../in-page/types';
 import type { EventDraft, Recorder, StoredEvent } from '../recorder';
+import type { BrowserIssue } from '../../model/schema';
+import { debugLog } from '../../errors';
+import { shortUrl } from '../../model/short-url';
 import { formatPrimitiveArgs, isPrimitive, previewText, primitiveText, type RemoteObject } from '../remote-object';
 import { framesOf, stackText, type CdpStackTrace } from './call-frames';
 import { isDocumentStart } from '../../stack/first-user-frame';
@@ -16,6 +19,14 @@ export interface RuntimeSink {
   readLater(target: Target, read: ValueRead): void;
   /** Whether a "Failed to load resource" line is about a request already reported as a `network` event. */
   coversNetworkLog?(target: Target, networkRequestId: string | undefined): boolean;
+  /** Whether a browser line says what a DevTools issue said already (src/capture/browser-issues.ts). */
+  coversIssueLog?(target: Target, entry: { source?: string; category?: string; text?: string }): boolean;
+  /** Whether a DevTools issue (a CSP violation) reported that the browser blocked this URL. */
+  blockedByIssue?(target: Target, url: string): boolean;
+  /** The DevTools issue about a request (a CORS block), for the failed request's own event. */
+  issueOfRequest?(target: Target, requestId: string): BrowserIssue | undefined;
+  /** A browser line was stored: a DevTools issue about the same problem may take it over. */
+  noteLogEntry?(target: Target, entry: { source?: string; category?: string; text?: string }, event: StoredEvent): void;
 }
 
 interface ExceptionDetails {
@@ -43,7 +54,7 @@ export function onRuntimeEvent(sink: RuntimeSink, target: Target, method: string
     case 'Page.frameNavigated': {
       const frame = params.frame as { parentId?: string; url: string; urlFragment?: string };
       if (frame.parentId) return;
-      add(sink, target, { type: 'console', level: 'debug', source: 'navigation', timeMs: Date.now(), message: frame.url + (frame.urlFragment ?? '') });
+      add(sink, target, { type: 'console', level: 'debug', source: 'navigation', timeMs: Date.now(), message: shortUrl(frame.url + (frame.urlFragment ?? '')) });
       return;
     }
     case 'Runtime.exceptionThrown':
@@ -109,12 +120,28 @@ function exceptionLocation(frames: ReturnType<typeof framesOf>, details: Excepti
   return at && !frames.length && isDocumentStart(at) ? undefined : at;
 }
 
+/**
+ * A nested worker's uncaught error reaches its parent worker as an error event on the Worker object: Chromium reports
+ * it again on the parent's session, with the value null (or none) and, depending on the stack settings, either no
+ * stack or the nested worker's own frames. The nested worker's session reported it already, in the realm where it
+ * was thrown. A script of the parent's own that throws null has frames of the parent's scripts.
+ */
+function fromNestedWorker(target: Target, details: ExceptionDetails): boolean {
+  const thrown = details.exception;
+  if ((thrown && thrown.subtype !== 'null') || !/^Uncaught(?! \(in promise\))/.test(details.text)) return false;
+  const frames = details.stackTrace?.callFrames ?? [];
+  if (!frames.length) return true;
+  const childUrls = new Set([...target.children.values()].map((child) => child.url));
+  return frames.every((frame) => childUrls.has(frame.url)) || (details.url !== undefined && childUrls.has(details.url) && frames.every((frame) => frame.url !== target.url));
+}
+
 function onException(sink: RuntimeSink, target: Target, details: ExceptionDetails, timestamp: number): void {
   if (details.executionContextId !== undefined && target.ignoredContexts.has(details.executionContextId)) return;
   const thrown = details.exception;
-  // A nested worker's uncaught error reaches its parent worker as an error event on the Worker object, without a
-  // value: the nested worker's own session reports it already.
-  if (!thrown && target.isWorker && /^Uncaught (?!\(in promise\))/.test(details.text) && !details.stackTrace) return;
+  if (target.isWorker && fromNestedWorker(target, details)) {
+    debugLog(`skipped a nested worker's error as its parent worker received it: ${details.text} at ${details.url ?? '?'}`);
+    return;
+  }
   const rejection = details.text.includes('(in promise)');
   const source = rejection ? 'unhandledrejection' : target.isWorker ? 'self.onerror' : 'window.onerror';
   const frames = framesOf(details.stackTrace);
@@ -219,8 +246,9 @@ function onLogEntry(sink: RuntimeSink, target: Target, entry: any): void {
   // 'worker' entries echo what the worker's own session reports; 'verbose' ones are Chromium's perf chatter.
   if (entry.level === 'verbose' || entry.source === 'worker') return;
   if (entry.source === 'network' && ((entry.url && isFavicon(entry.url)) || sink.coversNetworkLog?.(target, entry.networkRequestId))) return;
+  if (sink.coversIssueLog?.(target, entry)) return;
   const frames = framesOf(entry.stackTrace as CdpStackTrace | undefined);
-  add(sink, target, {
+  const event = add(sink, target, {
     type: 'console',
     level: entry.level === 'warning' ? 'warn' : entry.level,
     source: `browser.${entry.source ?? 'other'}`,
@@ -228,6 +256,7 @@ function onLogEntry(sink: RuntimeSink, target: Target, entry: any): void {
     message: String(entry.text ?? ''),
     location: locationOf(frames, entry.url ? { url: entry.url, lineNumber: entry.lineNumber ?? 0, columnNumber: 0 } : undefined),
   });
+  sink.noteLogEntry?.(target, entry, event);
 }
 
 function callArgument(object: RemoteObject): object {

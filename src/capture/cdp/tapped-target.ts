@@ -8,6 +8,7 @@ export class TappedTarget extends Target {
   readonly tapped = true;
   /** The async stack depth to send once Playwright enabled Runtime (V8 ignores it before). */
   private asyncDepthOnRuntime = 0;
+  private auditsOnRuntime = false;
 
   constructor(
     type: TargetType,
@@ -36,6 +37,9 @@ export class TappedTarget extends Target {
   enable(): Promise<unknown> {
     this.network = this.listener.wantsNetwork?.() ?? false;
     this.asyncDepthOnRuntime = this.listener.asyncStackDepth ?? 0;
+    // Playwright does not read DevTools issues: Audits is the one domain daebug turns on in its session, once the
+    // session exists on Playwright's side (its first execution context); Audits.enable replays earlier issues.
+    this.auditsOnRuntime = this.type === 'page';
     return Promise.resolve();
   }
 
@@ -47,6 +51,10 @@ export class TappedTarget extends Target {
   /** An event of this target, as Playwright's session received it. */
   dispatch(method: string, params: any): void {
     if (this.closed || (!this.network && method.startsWith('Network.'))) return;
+    if (this.auditsOnRuntime && method === 'Runtime.executionContextCreated') {
+      this.auditsOnRuntime = false;
+      void this.enableAudits();
+    }
     if (this.asyncDepthOnRuntime > 0 && method === 'Runtime.executionContextCreated') {
       void this.setAsyncStackDepth(this.asyncDepthOnRuntime).catch(() => undefined);
       this.asyncDepthOnRuntime = 0;

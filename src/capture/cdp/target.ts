@@ -69,6 +69,14 @@ export abstract class Target {
     return this.send('Runtime.setAsyncCallStackDepth', { maxDepth });
   }
 
+  /**
+   * DevTools issues (CSP, CORS, mixed content, cookies, deprecations) from now on, and those the page had already.
+   * A browser without the Audits domain only loses the issues: the console lines about the same problems remain.
+   */
+  enableAudits(): Promise<unknown> {
+    return this.send('Audits.enable').catch(() => undefined);
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;

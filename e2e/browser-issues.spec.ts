@@ -1,0 +1,93 @@
+import { test, expect } from '@playwright/test';
+import { runInlineTest } from './helpers/run-playwright';
+
+// Chromium's DevTools issues: a script the page's own Content-Security-Policy blocks, and a fetch CORS blocks. The
+// fixtures server sends `?csp=` as the page's policy; localhost is another origin than the page's 127.0.0.1.
+const spec = `
+import { test, expect } from 'daebug';
+
+const CSP = encodeURIComponent("script-src 'self' 'unsafe-inline'");
+
+test('a script blocked by the CSP', async ({ page, daebug }) => {
+  await page.goto('/index.html?csp=' + CSP);
+  const port = new URL(page.url()).port;
+  await page.evaluate((port) => new Promise((resolve) => {
+    const script = document.createElement('script');
+    script.src = 'http://localhost:' + port + '/worker.js';
+    script.onerror = resolve;
+    document.head.appendChild(script);
+  }), port);
+  await expect.poll(async () => { await daebug.settle(); return daebug.events().filter((e) => e.source.startsWith('browser.')).length; }).toBeGreaterThan(0);
+});
+
+test('a fetch blocked by CORS', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  const port = new URL(page.url()).port;
+  const result = await page.evaluate((port) => fetch('http://localhost:' + port + '/index.html').then(() => 'ok', (e) => String(e)), port);
+  expect(result).toContain('TypeError');
+  await expect.poll(async () => { await daebug.settle(); return daebug.events().filter((e) => e.source === 'network').length; }).toBe(1);
+});
+
+test('an iframe document the page replaces at once', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  await page.evaluate(() => new Promise<void>((resolve) => {
+    // Like SVGOMG's preview: a sandboxed iframe showing a large data: SVG, replaced before it finished loading.
+    const frame = document.createElement('iframe');
+    frame.setAttribute('sandbox', '');
+    frame.src = 'data:image/svg+xml,' + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg">' + '<rect width="1" height="1"/>'.repeat(200) + '</svg>');
+    document.body.appendChild(frame);
+    frame.src = 'about:blank';
+    frame.addEventListener('load', () => resolve(), { once: true });
+  }));
+  await daebug.settle();
+});
+
+test.describe('strict', () => {
+  test.use({ daebugStrict: true });
+  test('strict mode fails on a script the CSP blocked', async ({ page, daebug }) => {
+    await page.goto('/index.html?csp=' + CSP);
+    const port = new URL(page.url()).port;
+    await page.evaluate((port) => new Promise((resolve) => {
+      const script = document.createElement('script');
+      script.src = 'http://localhost:' + port + '/worker.js';
+      script.onerror = resolve;
+      document.head.appendChild(script);
+    }), port);
+    await expect.poll(async () => { await daebug.settle(); return daebug.events().filter((e) => e.source.startsWith('browser.')).length; }).toBeGreaterThan(0);
+  });
+});
+`;
+
+test('a CSP-blocked script and a CORS-blocked fetch are one structured event each', async () => {
+  const result = await runInlineTest({ 'issues.spec.ts': spec });
+  const byTitle = new Map(Object.values(result.reports).map((r: any) => [r.test.title, r]));
+
+  const csp = byTitle.get('a script blocked by the CSP') as any;
+  const browserEvents = csp.events.filter((e: any) => e.source.startsWith('browser.'));
+  expect(browserEvents, JSON.stringify(csp.events, null, 2)).toHaveLength(1);
+  const [issue] = browserEvents;
+  expect(issue.source).toBe('browser.issue');
+  expect(issue.issue).toMatchObject({ kind: 'csp', code: 'ContentSecurityPolicyIssue', directive: 'script-src-elem', reason: 'url' });
+  expect(issue.issue.blockedUrl).toMatch(/^http:\/\/localhost:\d+\/worker\.js$/);
+  expect(issue.unexpected).toBe(true);
+  expect(issue.message).toContain('worker.js');
+  expect(csp.test.status).toBe('passed');
+
+  const cors = byTitle.get('a fetch blocked by CORS') as any;
+  const about = cors.events.filter((e: any) => e.source !== 'navigation' && e.source !== 'console.log');
+  expect(about, JSON.stringify(cors.events, null, 2)).toHaveLength(1);
+  expect(about[0].source).toBe('network');
+  expect(about[0].network.url).toMatch(/^http:\/\/localhost:\d+\/index\.html$/);
+  expect(about[0].issue).toMatchObject({ kind: 'cors', code: 'CorsIssue', reason: 'MissingAllowOriginHeader' });
+  // A CORS block is a failed request: unexpected only with daebugNetwork: 'strict', like any other.
+  expect(about[0].unexpected).toBeUndefined();
+
+  // A load the page canceled is not a failed request, and no report prints the data: URL in full.
+  const replaced = byTitle.get('an iframe document the page replaces at once') as any;
+  expect(replaced.events.filter((e: any) => e.source === 'network'), JSON.stringify(replaced.events, null, 2)).toEqual([]);
+  for (const text of [JSON.stringify(replaced), ...Object.values(result.markdown)]) expect(text).not.toMatch(/data:image\/svg\+xml,[^…\s"]{60}/);
+
+  const strict = byTitle.get('strict mode fails on a script the CSP blocked') as any;
+  expect(strict.test.status).toBe('failed');
+  expect(result.output).toMatch(/daebug: 1 unexpected error in the browser \(daebugStrict\):\n\s+1\. \[browser\.issue\] in page: .*worker\.js/);
+});

@@ -1,0 +1,62 @@
+/**
+ * Which event explains another, when the report itself shows it: React's boundary log follows the error it is about,
+ * and a body that is not JSON (or a fetch that failed) follows the failed request it came from. Only these pairings:
+ * a guess from mere nearness would tie together errors that have nothing to do with each other. Pure.
+ */
+import { UNCAUGHT_SOURCES } from '../model/classify';
+import type { DaebugEvent } from '../model/schema';
+
+/** React 18's separate log about an error it caught, right after that error: "The above error occurred in the <X> component". */
+const REACT_BOUNDARY_LOG = /^(?:Warning: )?The above error occurred in the <[A-Za-z_$][\w$.]*> component/;
+/** How soon after its error React writes the boundary log: the same commit. */
+const BOUNDARY_LOG_MS = 1000;
+/** A parse error of a response body, or a fetch that failed: what a failed request shortly before explains. */
+const FROM_A_RESPONSE = /is not valid JSON|Unexpected end of JSON input|JSON\.parse: unexpected|Unexpected token '?<'?|Failed to fetch|NetworkError when attempting to fetch resource|Load failed/;
+/** How long before an error a failed request may still explain it (a fetch, then parsing its body), as enrich says. */
+const RESPONSE_EXPLAINS_MS = 10_000;
+/** An Error's own headline, `TypeError: …` or `Uncaught Error: …`, as opposed to a warning's words. */
+const ERROR_HEADLINE = /^(?:Uncaught (?:\(in promise\) )?)?[A-Z][\w$]*(?:Error|Exception)\b/;
+
+/** A thrown or logged Error, not a warning: what a framework's boundary log can be about. */
+export function isThrownError(event: DaebugEvent): boolean {
+  return UNCAUGHT_SOURCES.has(event.source) || event.loggedAt !== undefined || ERROR_HEADLINE.test(event.message);
+}
+
+/** The event after this one in its realm, with no other event of that realm in between. */
+function nextInRealm(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent | undefined {
+  const at = events.indexOf(event);
+  if (at === -1) return undefined;
+  return events.slice(at + 1).find((e) => e.realm === event.realm);
+}
+
+function previousInRealm(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent | undefined {
+  const at = events.indexOf(event);
+  if (at === -1) return undefined;
+  return events.slice(0, at).reverse().find((e) => e.realm === event.realm);
+}
+
+/**
+ * React's boundary log about this error: the `console.error` right after it in the same realm whose text starts with
+ * "The above error occurred in the <X> component". React 19 puts that sentence in the error's own log instead.
+ */
+export function reactBoundaryLogAfter(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent | undefined {
+  if (!isThrownError(event) || REACT_BOUNDARY_LOG.test(event.message)) return undefined;
+  const next = nextInRealm(event, events);
+  if (!next || next.source !== 'console.error' || !REACT_BOUNDARY_LOG.test(next.message)) return undefined;
+  return Date.parse(next.time) - Date.parse(event.time) <= BOUNDARY_LOG_MS ? next : undefined;
+}
+
+/** The event among `events` that explains this one, when the report shows it; undefined otherwise. */
+export function explainedBy(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent | undefined {
+  if (event.source === 'console.error' && REACT_BOUNDARY_LOG.test(event.message)) {
+    const error = previousInRealm(event, events);
+    if (error && reactBoundaryLogAfter(error, events) === event) return error;
+  }
+  if (FROM_A_RESPONSE.test(event.message.split('\n', 1)[0] ?? '')) {
+    const time = Date.parse(event.time);
+    return events
+      .filter((e) => e.source === 'network' && e.realm === event.realm && Date.parse(e.time) <= time && time - Date.parse(e.time) <= RESPONSE_EXPLAINS_MS)
+      .pop();
+  }
+  return undefined;
+}

@@ -1,0 +1,95 @@
+/**
+ * The report's "Warnings" section: what a framework (or the app) warned about with `console.warn`, and React's
+ * warnings, which arrive as `console.error` ("Each child in a list should have a unique "key" prop"). Each is shown by
+ * its first line and its place: the component its own text names, located in the source, else its first frame in
+ * the app. Warnings that say the same thing at the same place are one entry with a count; two warnings with the same
+ * frame but different components stay apart. Listing a warning here does not change whether it counts as
+ * unexpected. Pure.
+ */
+import { isThrownError } from '../diagnosis/explains';
+import { errorClass } from '../diagnosis/rank';
+import type { DaebugEvent } from '../model/schema';
+import { componentNote } from './component-note';
+import { eventInfo } from './event-block';
+import { code, fence } from './fence';
+import { firstUserFrame, frameWhere } from './frames';
+
+/** React's words for its own warnings: React 18 prefixes them with "Warning: ", React 19 names the component. */
+const REACT_WARNING = /^Warning: |Check the render method of `|Check the top-level render call using </;
+/** React's log about an error it caught is about that error, not a warning of its own. */
+const REACT_CAUGHT = /The above error occurred in the </;
+
+/** A warning: any `console.warn`, and a `console.error` that is a framework's warning rather than an Error. */
+export function isWarning(event: DaebugEvent): boolean {
+  if (event.expected) return false;
+  if (event.source === 'console.warn') return true;
+  if (event.source !== 'console.error' || isThrownError(event) || REACT_CAUGHT.test(event.message)) return false;
+  return REACT_WARNING.test(event.message) || errorClass(event) === 'library-warning';
+}
+
+export interface WarningEntry {
+  event: DaebugEvent;
+  /** Warnings with the same words at the same place, this one included. */
+  count: number;
+  members: DaebugEvent[];
+}
+
+/** Where a warning is, in the report's words: its component, its first frame in the app, or neither. */
+export function warningPlace(event: DaebugEvent): string {
+  if (event.component) return componentNote(event.component);
+  const frame = firstUserFrame(event.frames);
+  if (frame) return `at ${code(frameWhere(frame))}`;
+  return event.frames?.length ? 'no frame of its stack is in your code' : '';
+}
+
+function firstLine(event: DaebugEvent): string {
+  const line = event.message.split('\n', 1)[0]!.trim();
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+/** The test's warnings, one entry per distinct first line, component and place, in the order they first came. */
+export function warningEntries(events: readonly DaebugEvent[]): WarningEntry[] {
+  const entries = new Map<string, WarningEntry>();
+  for (const event of events) {
+    if (!isWarning(event)) continue;
+    const key = [event.source, event.realm, firstLine(event), event.component?.name ?? '', warningPlace(event)].join('\u0000');
+    const entry = entries.get(key);
+    if (entry) {
+      entry.count++;
+      entry.members.push(event);
+    } else entries.set(key, { event, count: 1, members: [event] });
+  }
+  return [...entries.values()];
+}
+
+/** Entries listed at most; the JSON report has every warning. */
+const WARNINGS_LISTED = 20;
+
+/**
+ * `## Warnings`: one list line per entry (source, realm, time, place, repeats, its number among the unexpected
+ * errors when it is one) and its first line in a fence, while they fit in `room` bytes; empty without warnings.
+ */
+export function warningsSection(events: readonly DaebugEvent[], h: string, room: number, unexpectedNumber: (event: DaebugEvent) => number | undefined): string[] {
+  const entries = warningEntries(events);
+  if (!entries.length) return [];
+  const total = entries.reduce((sum, e) => sum + e.count, 0);
+  const lines = ['', `${h}# Warnings`, '', `${total} ${total === 1 ? 'warning' : 'warnings'}, each by its first line and where it is; the JSON report has their stacks.`, ''];
+  let used = Buffer.byteLength(lines.join('\n'));
+  let listed = 0;
+  for (const [index, { event, count, members }] of entries.slice(0, WARNINGS_LISTED).entries()) {
+    const place = warningPlace(event);
+    const repeats = count > 1 ? ` × ${count}${members[count - 1]!.ts === event.ts ? '' : ` (${event.ts} to ${members[count - 1]!.ts})`}` : '';
+    const number = unexpectedNumber(event);
+    const also = number === undefined ? '' : ` · also unexpected error ${number}`;
+    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${place ? `: ${place}` : ''}${repeats}${also}`, fence(eventInfo(event), firstLine(event)), ''];
+    const size = Buffer.byteLength(entry.join('\n')) + 1;
+    if (used + size > room) break;
+    lines.push(...entry);
+    used += size;
+    listed++;
+  }
+  const left = entries.slice(listed).reduce((sum, e) => sum + e.count, 0);
+  if (left) lines.push(`… ${left} more ${left === 1 ? 'warning' : 'warnings'} in the JSON report …`, '');
+  return lines;
+}
+

@@ -1,0 +1,82 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { causalLinks, linkCauses } from '../../src/diagnosis/link';
+import { formatMarkdown } from '../../src/format/markdown';
+import { reportSchema, type DaebugEvent, type Report } from '../../src/model/schema';
+import { structureProblems } from '../../e2e/helpers/markdown-structure';
+
+const T0 = Date.UTC(2026, 0, 1, 10, 0, 0);
+const event = (ms: number, fields: Partial<DaebugEvent>): DaebugEvent => ({ type: 'console', source: 'console.error', level: 'error', realm: 'page', ts: '10:00:00', time: new Date(T0 + ms).toISOString(), message: 'm', expected: false, ...fields });
+
+const request = event(100, { type: 'error', source: 'network', level: 'error', message: 'GET http://h/api/missing 404', network: { method: 'GET', url: 'http://h/api/missing', status: 404, resourceType: 'fetch' } });
+const parse = event(120, { type: 'error', source: 'unhandledrejection', message: 'SyntaxError: Unexpected token \'o\', "not found" is not valid JSON', unexpected: true });
+const thrown = event(200, { type: 'error', source: 'window.onerror', message: 'Error: cart broke', unexpected: true, stack: 'Error: cart broke\n    at f (http://h/app.js:1:2)' });
+const boundary = event(201, { message: 'The above error occurred in the <Cart> component:\n\n    at Cart\n    at App', unexpected: true });
+const unrelated = event(300, { type: 'error', source: 'window.onerror', message: 'TypeError: x is undefined', unexpected: true });
+
+function report(events: DaebugEvent[]): Report {
+  return reportSchema.parse({
+    schemaVersion: 1,
+    test: { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', line: 3, project: '', status: 'passed', expectedStatus: 'passed', retry: 0, duration: 5, strict: false },
+    jobs: [],
+    events,
+    summary: { errors: events.length, unexpected: events.filter((e) => e.unexpected).length, console: 0, dropped: 0 },
+  });
+}
+
+describe('causal links', () => {
+  it('pairs a failed request with the parse error of its body, and a React error with its boundary log', () => {
+    assert.deepEqual(causalLinks([request, parse, thrown, boundary, unrelated]), [
+      [0, 1],
+      [2, 3],
+    ]);
+  });
+
+  it('links both ways by index into the attempt\'s events, and replaces links that were there', () => {
+    const events = [request, parse, thrown, boundary, unrelated].map((e) => ({ ...e }));
+    events[4]!.causedBy = 0;
+    const linked = linkCauses(events);
+    assert.equal(linked, events);
+    assert.deepEqual(
+      events.map((e) => [e.causedBy, e.causes]),
+      [
+        [undefined, [1]],
+        [0, undefined],
+        [undefined, [3]],
+        [2, undefined],
+        [undefined, undefined],
+      ],
+    );
+    // The fields are part of the report's schema.
+    assert.equal(reportSchema.parse({ ...report(events) }).events[1]?.causedBy, 0);
+  });
+
+  it('links nothing by mere nearness', () => {
+    assert.deepEqual(causalLinks([thrown, unrelated, { ...boundary, realm: 'worker' }]), []);
+    // A request that failed after the error cannot have caused it.
+    assert.deepEqual(causalLinks([parse, { ...request, time: new Date(T0 + 500).toISOString() }]), []);
+  });
+});
+
+describe('causal links in the Markdown', () => {
+  it('says "caused by" on the effect and "→ explains" on the cause, in the errors and the transcript', () => {
+    const md = formatMarkdown(report(linkCauses([request, parse, thrown, boundary, unrelated].map((e) => ({ ...e })))), { maxBytes: 65536 });
+    assert.deepEqual(structureProblems(md), []);
+    assert.match(md, /^1\. `unhandledrejection` in `page` at 10:00:00 .*· caused by the failed request `GET \/api\/missing` \(404\) at 10:00:00/m);
+    assert.match(md, /^2\. `window\.onerror` in `page` at 10:00:00.* · → explains unexpected error 3/m);
+    assert.match(md, /^3\. `console\.error` in `page` at 10:00:00.* · caused by unexpected error 2/m);
+    // The failed request (not an unexpected error by default) says what it explains above its fence.
+    assert.match(md, /^→ explains unexpected error 1\n```Error network\nGET http:\/\/h\/api\/missing 404/m);
+  });
+
+  it('names the cause in the Root cause block', () => {
+    const md = formatMarkdown(report(linkCauses([request, parse].map((e) => ({ ...e })))), { maxBytes: 65536 });
+    const rootCause = md.slice(md.indexOf('## Root cause'), md.indexOf('## Unexpected errors'));
+    assert.match(rootCause, /^- Caused by: the failed request `GET \/api\/missing` \(404\) at 10:00:00$/m);
+  });
+
+  it('works the links out for a report written without them', () => {
+    const md = formatMarkdown(report([request, parse]), { maxBytes: 65536 });
+    assert.match(md, /· caused by the failed request `GET \/api\/missing` \(404\)/);
+  });
+});
