@@ -140,10 +140,11 @@ export class DaebugBaselineError extends DaebugError {
   }
 }
 
-/** Prints a daebug error's details to stderr when `DEBUG` includes `daebug`. */
+/** Prints a daebug error's details to stderr when `DEBUG` includes `daebug`, or `DAEBUG_DEBUG` is set (not `0`). */
 export function debugLog(error: unknown): void {
   const debug = process.env['DEBUG'] ?? '';
-  if (!/(^|,)\s*daebug(:|\*|,|$)/.test(debug) && !debug.split(',').includes('*')) return;
+  const own = process.env['DAEBUG_DEBUG'];
+  if (!(own && own !== '0') && !/(^|,)\s*daebug(:|\*|,|$)/.test(debug) && !debug.split(',').includes('*')) return;
   if (error instanceof DaebugError) {
     process.stderr.write(`[daebug] ${error.name} ${error.code} recoverable=${error.recoverable} ${JSON.stringify(error.context)}\n${error.stack ?? error.message}\n`);
   } else {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildSync, type BuildOptions } from 'esbuild';
+import { writeIfChanged } from './write-if-changed';
 
 const appDir = path.resolve(__dirname, '..', '..', 'fixtures', 'app');
 const outDir = path.join(appDir, 'dist');
@@ -34,15 +35,4 @@ export function buildFixtureApp(): void {
   }
   fs.mkdirSync(outDir, { recursive: true });
   for (const [name, text] of files) writeIfChanged(path.join(outDir, name), text);
-}
-
-function writeIfChanged(file: string, text: string): void {
-  try {
-    if (fs.readFileSync(file, 'utf8') === text) return;
-  } catch {
-    // Not built yet.
-  }
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, text);
-  fs.renameSync(temp, file);
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
+import { writeIfChanged } from './write-if-changed';
 
 const appDir = path.resolve(__dirname, '..', '..', 'fixtures', 'http-app');
 const outDir = path.join(appDir, 'dist');
@@ -26,15 +27,4 @@ export function buildHttpApp(): void {
   });
   fs.mkdirSync(outDir, { recursive: true });
   for (const file of result.outputFiles) writeIfChanged(file.path, file.text);
-}
-
-function writeIfChanged(file: string, text: string): void {
-  try {
-    if (fs.readFileSync(file, 'utf8') === text) return;
-  } catch {
-    // Not built yet.
-  }
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, text);
-  fs.renameSync(temp, file);
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
+import { writeIfChanged } from './write-if-changed';
 
 const appDir = path.resolve(__dirname, '..', '..', 'fixtures', 'react');
 const outDir = path.join(appDir, 'dist');
@@ -27,15 +28,4 @@ export function buildReactApp(): void {
   });
   fs.mkdirSync(outDir, { recursive: true });
   for (const file of result.outputFiles) writeIfChanged(file.path, file.text);
-}
-
-function writeIfChanged(file: string, text: string): void {
-  try {
-    if (fs.readFileSync(file, 'utf8') === text) return;
-  } catch {
-    // Not built yet.
-  }
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, text);
-  fs.renameSync(temp, file);
 }

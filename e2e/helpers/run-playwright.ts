@@ -5,9 +5,33 @@ import { randomUUID } from 'node:crypto';
 import { linkPackage } from '../../scripts/link-package';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
-const cli = require.resolve('@playwright/test/cli', { paths: [repoRoot] });
+/**
+ * Set by `npm run test:compat` (scripts/compat.ts): a folder with another @playwright/test and a packed daebug in its
+ * node_modules. Each inline project gets a `node_modules` link to it, found before the repository's own, so that the
+ * project's imports and daebug's (a copy there, not a link back here) all load that Playwright.
+ */
+const playwrightDir = process.env['DAEBUG_E2E_PLAYWRIGHT_DIR'] ? path.resolve(process.env['DAEBUG_E2E_PLAYWRIGHT_DIR']) : undefined;
+const cli = require.resolve('@playwright/test/cli', { paths: [playwrightDir ?? repoRoot] });
 
-linkPackage();
+if (!playwrightDir) linkPackage();
+
+/** The version of @playwright/test that inline runs use. */
+export function inlinePlaywrightVersion(): string {
+  return (require(require.resolve('@playwright/test/package.json', { paths: [playwrightDir ?? repoRoot] })) as { version: string }).version;
+}
+
+function linkPlaywrightDir(dir: string): void {
+  if (!playwrightDir) return;
+  try {
+    fs.symlinkSync(path.join(playwrightDir, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  // A package.json of the project's own: without it the repository's is the nearest, and Node resolves 'daebug' to
+  // this repository itself (a package importing its own name) before it looks in node_modules.
+  const manifest = path.join(dir, 'package.json');
+  if (!fs.existsSync(manifest)) fs.writeFileSync(manifest, '{ "private": true }\n');
+}
 
 export interface InlineRunOptions {
   /** Extra CLI arguments, e.g. ['--reporter=blob'] or ['--shard=1/2']. */
@@ -51,6 +75,7 @@ export interface InlineRunResult {
 export async function runInlineTest(files: Record<string, string>, options: InlineRunOptions = {}): Promise<InlineRunResult> {
   const dir = options.dir ?? path.join(repoRoot, '.e2e-tmp', randomUUID().slice(0, 8));
   fs.mkdirSync(dir, { recursive: true });
+  linkPlaywrightDir(dir);
   const reporterOptions = options.reporter === false ? undefined : { outputDir: 'reports', ...(options.reporter ?? {}) };
   const port = process.env['DAEBUG_FIXTURES_PORT'] ?? '4517';
   const hasConfig = Object.keys(files).some((f) => /^playwright\.config\.[cm]?[jt]s$/.test(f));

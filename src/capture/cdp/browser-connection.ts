@@ -53,7 +53,7 @@ export class BrowserConnection implements TargetListener {
 
   private static async open(browser: Browser): Promise<BrowserConnection> {
     const session = await internalCall(browser, () => browser.newBrowserCDPSession());
-    const tap = tapPlaywright(browser);
+    const tap = await tapPlaywright(browser);
     const connection = new BrowserConnection(session, tap);
     if (tap) {
       // Listening first: a target Playwright attaches from now on is the tap's, one that existed already is daebug's.

@@ -1,4 +1,5 @@
 import type { Browser } from '@playwright/test';
+import { debugLog } from '../../errors';
 import { serverObjectOf } from './server-object';
 
 /** One CDP message as Playwright's connection to Chromium received it (already parsed). */
@@ -17,8 +18,9 @@ export interface TapMessage {
  * cost it an attach, four more domains and a second copy of every event (bench/capture-split.ts).
  *
  * Only where the test runner drives the browser in its own process (a browser it launched or reached with
- * `connectOverCDP`), and only with the Playwright internals this was written against; `tapPlaywright` returns
- * undefined otherwise (a Playwright server, another version), and daebug attaches sessions of its own instead.
+ * `connectOverCDP`), only from Playwright 1.65 on, and only when the internals it reads are there and carry
+ * Chromium's messages; `tapPlaywright` resolves to undefined otherwise (a Playwright server, an older Playwright, a
+ * newer one whose internals moved), says why under `DEBUG=daebug`, and daebug attaches sessions of its own instead.
  */
 export interface PlaywrightTap {
   /** Calls `listener` with every message Chromium sends to Playwright, before Playwright handles it. */
@@ -31,12 +33,15 @@ interface ServerSession {
   send(method: string, params?: object): Promise<any>;
 }
 
-interface ServerConnection {
-  _transport: { onmessage?: (message: TapMessage) => void };
-  _sessions: Map<string, ServerSession>;
+interface Transport {
+  onmessage?: (message: TapMessage) => void;
 }
 
-const taps = new WeakMap<object, PlaywrightTap>();
+/** Playwright's `CRConnection`: the fields read here, each checked before use (`connectionOf`). */
+interface ServerConnection {
+  _transport: Transport;
+  _sessions: Map<string, ServerSession>;
+}
 
 /**
  * The first Playwright whose server was read for this: it attaches to nested workers itself and resumes them.
@@ -44,50 +49,132 @@ const taps = new WeakMap<object, PlaywrightTap>();
  */
 const TAPPED_SINCE: readonly [number, number] = [1, 65];
 
-let versionOk: boolean | undefined;
+/** How long the check that the tap hears Chromium (`verify`) may take before daebug gives up on it. */
+const VERIFY_MS = 5000;
 
-function playwrightIsKnown(): boolean {
-  if (versionOk === undefined) {
+const taps = new WeakMap<object, Promise<PlaywrightTap | undefined>>();
+
+let playwrightVersion: string | undefined;
+let versionRefusal: string | null | undefined;
+
+/** Why this Playwright's version does not take the fast path (null when it does); logged once per process. */
+function refusedVersion(): string | null {
+  if (versionRefusal === undefined) {
     try {
-      const { version } = require('@playwright/test/package.json') as { version: string };
-      const [major = 0, minor = 0] = version.split('.').map(Number);
-      versionOk = major > TAPPED_SINCE[0] || (major === TAPPED_SINCE[0] && minor >= TAPPED_SINCE[1]);
+      playwrightVersion = (require('@playwright/test/package.json') as { version: string }).version;
     } catch {
-      versionOk = false;
+      // Unknown: refused below.
     }
+    const [major = 0, minor = 0] = (playwrightVersion ?? '').split('.').map(Number);
+    const known = major > TAPPED_SINCE[0] || (major === TAPPED_SINCE[0] && minor >= TAPPED_SINCE[1]);
+    versionRefusal = known ? null : `@playwright/test ${playwrightVersion ?? '(version unknown)'} is older than ${TAPPED_SINCE.join('.')}`;
+    if (versionRefusal) fallingBack(versionRefusal);
   }
-  return versionOk;
+  return versionRefusal;
 }
 
-/** The tap of `browser`'s connection, installed on first use; undefined when it cannot be had (see PlaywrightTap). */
-export function tapPlaywright(browser: Browser): PlaywrightTap | undefined {
-  if (process.env['DAEBUG_OWN_SESSIONS'] || !playwrightIsKnown()) return undefined;
-  const candidate = serverObjectOf(browser)?.['_connection'] as Partial<ServerConnection> | undefined;
-  if (!candidate || !(candidate._sessions instanceof Map) || typeof candidate._transport?.onmessage !== 'function') return undefined;
-  const connection = candidate as ServerConnection;
+function fallingBack(reason: string): void {
+  debugLog(`Playwright's own CDP sessions are not read (${reason}): capture uses daebug's own sessions`);
+}
+
+/**
+ * The tap of `browser`'s connection, installed and checked on first use; undefined when it cannot be had (see
+ * PlaywrightTap). Never throws: anything unexpected in Playwright's internals means daebug's own sessions.
+ */
+export function tapPlaywright(browser: Browser): Promise<PlaywrightTap | undefined> {
+  if (process.env['DAEBUG_OWN_SESSIONS'] || refusedVersion()) return Promise.resolve(undefined);
+  const connection = connectionOf(browser);
+  if (typeof connection === 'string') {
+    fallingBack(connection);
+    return Promise.resolve(undefined);
+  }
   let tap = taps.get(connection);
   if (!tap) {
-    tap = install(connection);
+    tap = installChecked(connection);
     taps.set(connection, tap);
   }
   return tap;
 }
 
-function install(connection: ServerConnection): PlaywrightTap {
+/** Playwright's CDP connection behind `browser`, or why it cannot be read. */
+function connectionOf(browser: Browser): ServerConnection | string {
+  try {
+    const server = serverObjectOf(browser);
+    if (!server) return 'no server-side Browser in this process: a Playwright server, or internals that moved';
+    const connection = server['_connection'] as Partial<ServerConnection> | undefined;
+    if (!connection || typeof connection !== 'object') return 'the server-side Browser has no _connection';
+    if (!(connection._sessions instanceof Map)) return 'its connection has no _sessions Map';
+    if (typeof connection._sessions.get('')?.send !== 'function') return 'its connection has no root session in _sessions';
+    if (typeof connection._transport?.onmessage !== 'function') return 'its connection has no _transport.onmessage';
+    return connection as ServerConnection;
+  } catch (error) {
+    return `reading Playwright's internals threw: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** The tap, once a command sent through it was heard coming back through it; undefined (and removed) otherwise. */
+async function installChecked(connection: ServerConnection): Promise<PlaywrightTap | undefined> {
+  let installed: ReturnType<typeof install> | undefined;
+  let reason: string | undefined;
+  try {
+    installed = install(connection);
+    reason = await verify(installed.tap, installed.inPlace);
+  } catch (error) {
+    reason = `installing the tap threw: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (installed && reason === undefined) {
+    debugLog(`reading Playwright's own CDP sessions (@playwright/test ${playwrightVersion})`);
+    return installed.tap;
+  }
+  installed?.remove();
+  fallingBack(reason ?? 'unknown');
+  return undefined;
+}
+
+/**
+ * Sends a command on Playwright's browser session, found by its id in `_sessions`, and waits for the answer to pass
+ * through the tap: proof that the tap sits where Chromium's messages arrive. Undefined when it holds, else why not.
+ */
+async function verify(tap: PlaywrightTap, inPlace: () => boolean): Promise<string | undefined> {
+  let heard = 0;
+  const stop = tap.listen((message) => {
+    if (message.id !== undefined) heard++;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no answer through the tap in ${VERIFY_MS} ms`), VERIFY_MS)));
+    const answered = Promise.resolve()
+      .then(() => tap.send('', 'Browser.getVersion'))
+      .then(
+        () => (heard > 0 && inPlace() ? undefined : "an answer on Playwright's session did not pass through _transport.onmessage"),
+        (error: unknown) => `a command on Playwright's browser session failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    return await Promise.race([answered, timeout]);
+  } finally {
+    clearTimeout(timer);
+    stop();
+  }
+}
+
+function install(connection: ServerConnection): { tap: PlaywrightTap; inPlace: () => boolean; remove: () => void } {
   const listeners = new Set<(message: TapMessage) => void>();
   const transport = connection._transport;
   const original = transport.onmessage!;
-  transport.onmessage = function (this: unknown, message: TapMessage) {
-    for (const listener of listeners) {
-      try {
-        listener(message);
-      } catch {
-        // daebug's bookkeeping must never keep Playwright from its own message.
+  let active = true;
+  const onmessage = function (this: unknown, message: TapMessage) {
+    if (active) {
+      for (const listener of listeners) {
+        try {
+          listener(message);
+        } catch {
+          // daebug's bookkeeping must never keep Playwright from its own message.
+        }
       }
     }
     return original.call(this, message);
   };
-  return {
+  transport.onmessage = onmessage;
+  const tap: PlaywrightTap = {
     listen(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -96,6 +183,16 @@ function install(connection: ServerConnection): PlaywrightTap {
       const session = connection._sessions.get(sessionId);
       if (!session) return Promise.reject(new Error(`Playwright session ${sessionId} is closed`));
       return session.send(method, params);
+    },
+  };
+  return {
+    tap,
+    inPlace: () => transport.onmessage === onmessage,
+    remove: () => {
+      active = false;
+      listeners.clear();
+      // Something else may have wrapped it since: then the wrapper stays, passing messages on and reading none.
+      if (transport.onmessage === onmessage) transport.onmessage = original;
     },
   };
 }
