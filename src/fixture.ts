@@ -90,10 +90,15 @@ interface InternalFixtures {
 
 type Args = PlaywrightTestArgs & PlaywrightTestOptions & PlaywrightWorkerArgs & PlaywrightWorkerOptions;
 
+/** Playwright's internal worker fixture (every version daebug supports): whether contexts are kept between tests. */
+interface ReuseArgs {
+  _reuseContext: boolean;
+}
+
 const SETTLE_MS = 1000;
 
 /** daebug's fixtures, for `base.extend(daebugFixtures)` or `mergeTests`. */
-export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalFixtures, {}, Args, PlaywrightWorkerArgs & PlaywrightWorkerOptions> = {
+export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalFixtures, {}, Args & ReuseArgs, PlaywrightWorkerArgs & PlaywrightWorkerOptions> = {
   daebugStrict: [false, { option: true }],
   daebugCapture: [true, { option: true }],
   daebugIgnore: [[], { option: true }],
@@ -128,9 +133,11 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   ],
 
   _daebugCapture: [
-    async ({ _daebugRecorder, playwright }, use) => {
+    async ({ _daebugRecorder, playwright, _reuseContext }, use) => {
       if (!_daebugRecorder.options.capture) return use(undefined);
-      const capture = new TestCapture(_daebugRecorder);
+      // Playwright's own answer (1.57 to 1.65): the reuseContext option, PW_TEST_REUSE_CONTEXT, or the component-test
+      // packages' reuse mode, unless video is on. A reused context's targets stay attached for the next test.
+      const capture = new TestCapture(_daebugRecorder, _reuseContext === true);
       // Contexts the test makes itself (browser.newContext(), browser.newPage()) are captured as they are made, the
       // way Playwright's own tracing finds them; values are read before any of them closes.
       const listener = {
@@ -197,7 +204,7 @@ function markBodyEnd(recorder: Recorder): void {
 async function settleAndEnrich(capture: TestCapture, recorder: Recorder, request: () => Promise<APIRequestContext>): Promise<void> {
   if (finished.has(capture)) return;
   finished.add(capture);
-  await capture.settle(SETTLE_MS, { newTargets: false, contextsClosing: !process.env['PW_TEST_REUSE_CONTEXT'] });
+  await capture.settle(SETTLE_MS, { newTargets: false, contextsClosing: !capture.reusesContext });
   await enrichRecorder(recorder, request);
 }
 

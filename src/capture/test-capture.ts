@@ -39,7 +39,8 @@ export class TestCapture implements TargetListener, RuntimeSink {
   private ended = false;
   private primaryContextId: string | undefined;
 
-  constructor(readonly recorder: Recorder) {
+  /** `reusesContext`: Playwright keeps the test's context for the next test (reuseContext, or component tests). */
+  constructor(readonly recorder: Recorder, readonly reusesContext = false) {
     this.realms = new RealmNames();
     const { maxDepth, maxBreadth, maxMessageLength } = recorder.options.limits;
     this.reads = new ValueReads(() => ({ maxDepth, maxBreadth, maxLength: maxMessageLength }), (event) => {
@@ -299,7 +300,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    if (this.primaryContextId && !process.env['PW_TEST_REUSE_CONTEXT']) for (const connection of this.connections) connection.retire(this.primaryContextId);
+    if (this.primaryContextId && !this.reusesContext) for (const connection of this.connections) connection.retire(this.primaryContextId);
     for (const cleanup of this.cleanups.splice(0)) cleanup();
   }
 }

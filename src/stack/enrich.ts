@@ -271,7 +271,7 @@ function locate(frame: ParsedFrame, inNode: boolean, run: Run): Located {
   if (!run.names.has(nameKey)) run.names.set(nameKey, lines ? originalFunctionName(map, lines, frame.functionName, frame.line, frame.column) : undefined);
   const name = run.names.get(nameKey);
   const url = sourceUrl(map, position.source);
-  let shown = displaySource(position.source, map.sourceRoot);
+  let shown = displaySource(position.source, map.sourceRoot, map.url);
   if (url?.startsWith('file:')) shown = relativePath(shown, run.cwd);
   // Sources and names come from the page's map: keep them to a readable length.
   out.original = { source: clip(shown, 300), line: position.line, column: position.column, ...(name ? { functionName: clip(name, 200) } : {}) };
@@ -409,7 +409,7 @@ function sourcesOf(loaded: LoadedSourceMap): string[] {
 /** A source as frames show it: the path a developer edits, relative to the working directory for `file:` maps. */
 function shownSource(map: LoadedSourceMap, source: string, cwd: string): string {
   const url = sourceUrl(map, source);
-  const shown = displaySource(source, map.sourceRoot);
+  const shown = displaySource(source, map.sourceRoot, map.url);
   return clip(url?.startsWith('file:') ? relativePath(shown, cwd) : shown, 300);
 }
 

@@ -99,10 +99,19 @@ export function sourceUrl(loaded: LoadedSourceMap, source: string): string | und
 
 /**
  * How a source is shown in reports: the path a developer edits. Bundler prefixes (`webpack://app/`, `vite:///`)
- * and leading `./` and `../` go, so esbuild's `../src/cart.ts` becomes `src/cart.ts`.
+ * and leading `./` and `../` go, so esbuild's `../src/cart.ts` becomes `src/cart.ts`. A bare file name takes its
+ * folder from the map's URL (`mapUrl`, the script's own for an inline map): Vite's dev server maps
+ * `/src/components/Cart.tsx` to `Cart.tsx`, and two `index.tsx` of different folders must not read the same.
  */
-export function displaySource(source: string, sourceRoot = ''): string {
+export function displaySource(source: string, sourceRoot = '', mapUrl?: string): string {
   let text = /^[a-z][\w+.-]*:/i.test(source) ? source : `${sourceRoot && !/^(\.\/)?$/.test(sourceRoot) ? sourceRoot.replace(/\/?$/, '/') : ''}${source}`;
+  if (mapUrl && /^https?:\/\//i.test(mapUrl) && /^(\.\/)?[^/:]+$/.test(text)) {
+    try {
+      text = new URL(text, mapUrl).href;
+    } catch {
+      // Shown as the map names it.
+    }
+  }
   if (/^https?:\/\//i.test(text)) {
     try {
       text = new URL(text).pathname;

@@ -98,6 +98,17 @@ describe('displaySource and sourceUrl', () => {
     assert.equal(displaySource('file:///home/me/app/src/cart.ts'), '/home/me/app/src/cart.ts');
   });
 
+  it("takes a bare file name's folder from the map URL (Vite's dev server names only the file)", () => {
+    assert.equal(displaySource('Checkout.tsx', '', 'http://127.0.0.1:5173/src/components/Checkout.tsx?t=1'), 'src/components/Checkout.tsx');
+    assert.equal(displaySource('./Checkout.tsx', '', 'http://127.0.0.1:5173/src/components/Checkout.tsx'), 'src/components/Checkout.tsx');
+    // A path with folders keeps the bundler's meaning, not the server's.
+    assert.equal(displaySource('../src/cart.ts', '', 'http://h/app/dist/app.js.map'), 'src/cart.ts');
+    assert.equal(displaySource('webpack://shop/./src/cart.ts', '', 'http://h/app.js.map'), 'src/cart.ts');
+    // A sourceRoot with a folder already places it; a file: map stays a path.
+    assert.equal(displaySource('cart.ts', 'src/', 'http://h/dist/app.js.map'), 'src/cart.ts');
+    assert.equal(displaySource('cart.ts', '', 'file:///home/me/app/dist/app.js.map'), 'cart.ts');
+  });
+
   it('resolves a source against the map URL and sourceRoot for fetching', () => {
     const map = parseSourceMap(JSON.stringify({ version: 3, sources: ['cart.ts'], sourceRoot: '../src', mappings: 'AAAA' }), 'http://h/dist/app.js.map');
     assert.equal(sourceUrl(map, 'cart.ts'), 'http://h/src/cart.ts');
