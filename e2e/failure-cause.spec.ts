@@ -66,6 +66,11 @@ test('a failing toHaveText after a throwing click handler names the click error 
   expect(context).toMatch(/TypeError: Cannot read properties of undefined \(reading 'items'\)/);
   expect(context).toMatch(/app\.js:1:\d+ in addItem/);
 
+  // The report measures from the same moment: the end of the failing expect, which the runner knows.
+  const reportName = Object.keys(result.markdown).find((name) => name.startsWith('cart-the-total-updates-after-a-click'))!;
+  expect(result.markdown[reportName]).toMatch(/- Chosen: the error that best explains the failure: in the realm the test was acting on, ([2-9]|1\d)\.\d s before the failure/);
+  expect(result.reports[reportName.replace(/\.md$/, '.json')].test.failedAt).toEqual(expect.any(String));
+
   // The outcome stays the test's own: the failing test failed once, the passing one passed, test.fail() is expected.
   const tests = new Map((result.index.tests as any[]).map((t) => [t.title, t]));
   expect(tests.get('the total updates after a click').status).toBe('failed');

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildFixtureApp } from './helpers/build-fixture-app';
 import { buildReactApp } from './helpers/build-react-app';
+import { buildVueApp } from './helpers/build-vue-app';
 
 /** Inline projects of earlier runs older than this are removed; a run going on at the same time keeps its own. */
 const KEEP_MS = 6 * 60 * 60 * 1000;
@@ -11,6 +12,7 @@ export default function globalSetup(): void {
   pruneInlineProjects(path.join(__dirname, '..', '.e2e-tmp'));
   buildFixtureApp();
   buildReactApp();
+  buildVueApp();
 }
 
 /** Each inline run writes a project to .e2e-tmp/ and leaves it for debugging; without pruning the folder only grows. */

@@ -74,7 +74,9 @@ interface Failure {
 }
 
 /** The events and steps around the failure: a job that failed, else the last step or job still running at the end. */
-function failureOf(attempt: Attempt, failedAtMs?: number): Failure {
+function failureOf(attempt: Attempt, given?: number): Failure {
+  const recorded = attempt.test.failedAt === undefined ? Number.NaN : Date.parse(attempt.test.failedAt);
+  const failedAtMs = given ?? (Number.isNaN(recorded) ? undefined : recorded);
   const byStart = (a: Job, b: Job) => Date.parse(a.startedAt) - Date.parse(b.startedAt);
   const failedJob = attempt.jobs.filter((job) => !job.ok).sort(byStart).pop();
   let atMs = failedJob?.finishedAt ? Date.parse(failedJob.finishedAt) : (failedAtMs ?? -Infinity);

@@ -187,7 +187,7 @@ function header(report: Attempt, options: MarkdownOptions, h: string): string[] 
   const s = report.summary;
   const failedRequests = s.network ? `, ${s.network} of them failed requests` : '';
   const known = s.known ? `, ${s.known} known (in baseline)` : '';
-  lines.push(`- Events: ${s.errors} errors (${s.unexpected} unexpected${known})${failedRequests}, ${s.console} console, ${s.dropped} dropped`);
+  lines.push(`- Events: ${s.errors} ${s.errors === 1 ? 'error' : 'errors'} (${s.unexpected} unexpected${known})${failedRequests}, ${s.console} console, ${s.dropped} dropped`);
   const warnings = report.events.filter(isWarning).length;
   if (warnings) lines.push(`- Warnings: ${warnings}`);
   if (options.jsonFile) lines.push(`- JSON: ${code(options.jsonFile)}`);

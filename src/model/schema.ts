@@ -244,6 +244,8 @@ export const testInfoSchema = z.object({
   repeatEachIndex: z.number().int().optional(),
   /** The baseline file of `daebugBaseline`, absolute, when the test had one. */
   baseline: z.string().optional(),
+  /** When the test failed: the end of its failing step or action (an `expect` that timed out, a click that threw). */
+  failedAt: z.string().optional(),
 });
 
 const reportBody = {

@@ -17,6 +17,8 @@ export interface TestMeta {
   duration: number;
   /** Playwright's repeatEachIndex (`--repeat-each`), only when above 0. */
   repeatEachIndex?: number;
+  /** The end of the failing step or action, ISO; the root cause is measured from it. */
+  failedAt?: string;
 }
 
 /** A `test.step` as the reporter saw it. */

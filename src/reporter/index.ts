@@ -137,6 +137,8 @@ class DaebugReporter implements Reporter {
     };
     // Each repeat (--repeat-each) is a TestCase of its own (own id, own slug); 0 is left out so reports without repeats do not change.
     if (test.repeatEachIndex > 0) meta.repeatEachIndex = test.repeatEachIndex;
+    const failedAt = failureTime(result.steps);
+    if (failedAt !== undefined && result.status !== test.expectedStatus) meta.failedAt = new Date(failedAt).toISOString();
     const { record, invalid } = readRecord(result);
     const attempt = buildAttempt(record, meta, collectSteps(result.steps));
     if (invalid.length) {
@@ -393,6 +395,20 @@ function readRecord(result: TestResult): { record: RecordData | undefined; inval
     }
   }
   return { record, invalid };
+}
+
+/** The end of the last step or action that failed (its error is the test's failure), in ms; undefined without one. */
+function failureTime(steps: readonly TestStep[]): number | undefined {
+  let latest: number | undefined;
+  for (const step of steps) {
+    if (step.error) {
+      const end = step.startTime.getTime() + Math.max(0, step.duration);
+      if (latest === undefined || end > latest) latest = end;
+    }
+    const inner = failureTime(step.steps);
+    if (inner !== undefined && (latest === undefined || inner > latest)) latest = inner;
+  }
+  return latest;
 }
 
 function collectSteps(steps: readonly TestStep[], out: StepSpan[] = [], prefix = 's'): StepSpan[] {

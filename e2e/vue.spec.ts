@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { test, expect } from '@playwright/test';
+import { buildVueApp } from './helpers/build-vue-app';
+import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
+
+// fixtures/vue/src is a Vue 3.5 app (render functions, development build, linked source map), bundled by
+// e2e/global-setup.ts and again in beforeAll (a no-op when unchanged) so that this file also runs alone. Its first
+// render logs two prop warnings whose only app frame is the same `mount()` line, and a mounted hook throws.
+const appSrc = path.resolve(__dirname, '..', 'fixtures', 'vue', 'src');
+const bundle = /\/vue\/dist\/app\.js$/;
+
+/** `src/<file>:<line>:<col>` of `token` on the line holding `lineText` in a fixture source. */
+function at(file: string, lineText: string, token: string): { where: string; line: number; column: number } {
+  const lines = fs.readFileSync(path.join(appSrc, file), 'utf8').split('\n');
+  const index = lines.findIndex((l) => l.includes(lineText));
+  if (index === -1) throw new Error(`${lineText} is not in ${file}`);
+  const column = lines[index]!.indexOf(token, lines[index]!.indexOf(lineText)) + 1;
+  return { where: `src/${file}:${index + 1}:${column}`, line: index + 1, column };
+}
+
+const spec = `
+import { test, expect } from 'daebug';
+
+test('first render of a Vue app', async ({ page, daebug }) => {
+  await page.goto('/vue/index.html');
+  await expect(page.locator('.orders li')).toHaveCount(2);
+  await expect.poll(() => daebug.errors().length).toBe(1);
+  await expect.poll(() => daebug.events().filter((e) => e.source === 'console.warn').length).toBe(3);
+  await daebug.settle();
+});
+`;
+
+test.describe.configure({ mode: 'default' });
+
+let run: InlineRunResult;
+let json: any;
+let md: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  buildVueApp();
+  run = await runInlineTest({ 'vue.spec.ts': spec });
+  const entry = Object.entries(run.reports).find(([, r]) => r.test.title === 'first render of a Vue app');
+  if (!entry) throw new Error(`no report:\n${run.output}`);
+  json = entry[1];
+  md = run.markdown[entry[0].replace(/\.json$/, '.md')] ?? '';
+});
+
+const thrown = at('BrokenList.ts', 'document.title = latest!.label.toUpperCase();', 'label');
+const mount = at('main.ts', "createApp(App).mount('#app');", 'mount');
+const declared = {
+  UserCard: at('UserCard.ts', 'export const UserCard = defineComponent(', 'UserCard').line,
+  OrderTotal: at('OrderTotal.ts', 'export const OrderTotal = defineComponent(', 'OrderTotal').line,
+  BrokenList: at('BrokenList.ts', 'export const BrokenList = defineComponent(', 'BrokenList').line,
+};
+const warningOf = (text: string) => {
+  const found = json.events.filter((e: any) => e.source === 'console.warn' && e.message.startsWith(`[Vue warn]: ${text}`));
+  expect(found, JSON.stringify(json.events.map((e: any) => e.message))).toHaveLength(1);
+  return found[0];
+};
+const section = (title: string) => {
+  const start = md.indexOf(`\n## ${title}\n`);
+  expect(start, md).toBeGreaterThan(-1);
+  const end = md.indexOf('\n## ', start + 1);
+  return md.slice(start, end === -1 ? undefined : end);
+};
+
+test("the mounted hook's TypeError is the root cause, at its original line in BrokenList's own code", () => {
+  expect(json.test.status, run.output).toBe('passed');
+  const errors = json.events.filter((e: any) => e.unexpected);
+  expect(errors.map((e: any) => e.source)).toEqual(['window.onerror']);
+  const [error] = errors;
+  expect(error.message).toBe("TypeError: Cannot read properties of undefined (reading 'label')");
+  expect(error.location.url).toMatch(bundle);
+  expect(error.frames[0]).toMatchObject({ userCode: true, original: { source: 'src/BrokenList.ts', line: thrown.line, column: thrown.column, functionName: 'mounted' } });
+  // Vue rethrows it out of `app.mount()`: Vue's frames fold, the mount line is the app's caller.
+  const callers = error.frames.filter((f: any) => f.original?.source.startsWith('src/')).map((f: any) => `${f.original.source}:${f.original.line}`);
+  expect(callers).toEqual([`src/BrokenList.ts:${thrown.line}`, `src/main.ts:${mount.line}`]);
+
+  const rootCause = section('Root cause');
+  expect(rootCause).toMatch(/^The `window\.onerror` in `page` at \S+, unexpected error 1 below:$/m);
+  expect(rootCause).toContain(`- Where: \`${thrown.where} in mounted\``);
+  expect(rootCause).toContain('- Chosen: uncaught error in your code, the only unexpected error');
+  expect(rootCause).toContain("TypeError: Cannot read properties of undefined (reading 'label')");
+  expect(rootCause).not.toContain('[Vue warn]');
+  expect(md).toContain('- Status: **passed, with 1 unexpected browser error**');
+});
+
+test("Vue's prop warnings are listed, each located at its own component's declaration, though both have the same one app frame", () => {
+  const age = warningOf('Invalid prop: type check failed for prop "age". Expected Number with value 42, got String with value "42".');
+  const amount = warningOf('Missing required prop: "amount"');
+  expect(age.message).toMatch(/\n\s*at <UserCard name="Ada" age="42" >\s*\n\s*at <App>$/);
+  expect(amount.message).toMatch(/\n\s*at <OrderTotal currency="EUR" >\s*\n\s*at <App>$/);
+  expect(age.component).toEqual({ name: 'UserCard', framework: 'Vue', source: 'src/UserCard.ts', line: declared.UserCard, foundBy: 'name' });
+  expect(amount.component).toEqual({ name: 'OrderTotal', framework: 'Vue', source: 'src/OrderTotal.ts', line: declared.OrderTotal, foundBy: 'name' });
+  // Their stacks are Vue's own but for one frame: the same `mount()` line, which tells them apart no more than it locates them.
+  for (const warning of [age, amount]) {
+    expect(warning.unexpected).toBeFalsy();
+    const own = warning.frames.filter((f: any) => f.original?.source.startsWith('src/'));
+    expect(own.map((f: any) => f.original)).toEqual([expect.objectContaining({ source: 'src/main.ts', line: mount.line, column: mount.column })]);
+  }
+
+  expect(md).toContain('- Warnings: 3');
+  const warnings = section('Warnings');
+  expect(warnings).toContain('3 warnings, each by its first line and where it is');
+  const entries = warnings.split(/\n(?=\d+\. `console\.warn`)/).slice(1);
+  expect(entries).toHaveLength(3);
+  expect(entries[0]).toMatch(new RegExp(`^1\\. \`console\\.warn\` in \`page\` at \\S+: component \`<UserCard>\` at \`src/UserCard\\.ts:${declared.UserCard}\` \\(found by name\\)\n`));
+  expect(entries[0]).toContain('[Vue warn]: Invalid prop: type check failed for prop "age".');
+  expect(entries[1]).toMatch(new RegExp(`^2\\. \`console\\.warn\` in \`page\` at \\S+: component \`<OrderTotal>\` at \`src/OrderTotal\\.ts:${declared.OrderTotal}\` \\(found by name\\)\n`));
+  expect(entries[1]).toContain('[Vue warn]: Missing required prop: "amount"');
+  // Neither is placed at the mount line the two share.
+  expect(warnings).not.toContain('src/main.ts');
+});
+
+test('no component is borrowed from a neighbour: the TypeError is not labelled with a prop warning\'s component', () => {
+  const error = json.events.find((e: any) => e.source === 'window.onerror');
+  // Its own text names no component; Vue names BrokenList only in the warning it logs before rethrowing.
+  expect(error.component).toBeUndefined();
+  const rootCause = section('Root cause');
+  expect(rootCause).not.toMatch(/UserCard|OrderTotal/);
+  expect(rootCause).not.toMatch(/^- (?:React|Vue|Angular) component/m);
+  const unexpected = section('Unexpected errors');
+  expect(unexpected).not.toMatch(/UserCard|OrderTotal/);
+  // The warning Vue logs about the hook names BrokenList in its own trace, and is located there.
+  const hook = warningOf('Unhandled error during execution of mounted hook');
+  expect(hook.message).toMatch(/\n\s*at <BrokenList>\s*\n\s*at <App>$/);
+  expect(hook.component).toEqual({ name: 'BrokenList', framework: 'Vue', source: 'src/BrokenList.ts', line: declared.BrokenList, foundBy: 'name' });
+  expect(section('Warnings')).toMatch(new RegExp(`^3\\. \`console\\.warn\` in \`page\` at \\S+: component \`<BrokenList>\` at \`src/BrokenList\\.ts:${declared.BrokenList}\` \\(found by name\\)$`, 'm'));
+});
