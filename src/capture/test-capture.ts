@@ -35,6 +35,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
   private readonly genericPages = new Set<Page>();
   private readonly cleanups: Array<() => void> = [];
   private readonly announced = new WeakSet<Target>();
+  private readonly crashedTargets = new WeakSet<Target>();
   private readonly pageTargets = new WeakMap<Page, Promise<Target | undefined>>();
   private ended = false;
   private primaryContextId: string | undefined;
@@ -233,7 +234,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
   onEvent(target: Target, method: string, params: any): void {
     if (this.ended) return;
     try {
-      if (method === 'Target.targetCrashed') this.lifecycle(target, this.realmOf(target), 'page.crash', 'The page crashed.');
+      if (method === 'Target.targetCrashed' || method === 'Inspector.targetCrashed') this.crashed(target);
       else if (method.startsWith('Network.')) {
         if (this.wantsNetwork()) this.network.onEvent(target, method, params);
       } else if (method === 'Audits.issueAdded') this.issues.onIssue(target, params.issue);
@@ -241,6 +242,17 @@ export class TestCapture implements TargetListener, RuntimeSink {
     } catch (error) {
       this.recorder.diagnose(new DaebugCaptureError(`handling ${method} in ${this.realmOf(target)}`, error));
     }
+  }
+
+  /**
+   * A page crashed. Playwright's own page session says so (`Inspector.targetCrashed`, read by the tap before
+   * Playwright's client hears it, so before a test awaiting the `crash` event goes on), and daebug's browser session
+   * says so too (`Target.targetCrashed`): one event.
+   */
+  private crashed(target: Target): void {
+    if (this.crashedTargets.has(target)) return;
+    this.crashedTargets.add(target);
+    this.lifecycle(target, this.realmOf(target), 'page.crash', 'The page crashed.');
   }
 
   wantsNetwork(): boolean {
