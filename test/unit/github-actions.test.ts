@@ -7,6 +7,7 @@ import { annotationLocation, omittedAnnotations, testAnnotations } from '../../s
 import { sourceInRepo } from '../../src/ci/repo-source';
 import { formatStepSummary } from '../../src/format/github-summary';
 import { resolveReporterOptions } from '../../src/reporter/options';
+import { GitHubOutput } from '../../src/reporter/github';
 import type { DaebugEvent, Report } from '../../src/model/schema';
 
 function event(fields: Partial<DaebugEvent>): DaebugEvent {
@@ -133,5 +134,48 @@ describe('reporter options for GitHub Actions', () => {
   it('reject bad values, naming the option and what it accepts', () => {
     assert.throws(() => resolveReporterOptions({ githubAnnotations: 'no' }, '/x'), (e: Error & { code?: string }) => e.code === 'DAEBUG_OPTIONS_INVALID' && /githubAnnotations/.test(e.message) && /true, false, 'all' or 'new'/.test(e.message));
     assert.throws(() => resolveReporterOptions({ maxAnnotations: -1 }, '/x'), /maxAnnotations[\s\S]*at least 0/);
+  });
+});
+
+describe('GitHubOutput with a baseline', () => {
+  function output(annotations: 'auto' | 'all' | 'new') {
+    const written: string[] = [];
+    const github = new GitHubOutput({ annotations, summary: false, maxAnnotations: 10, root, outputDir: path.join(root, 'reports'), summaryFile: undefined, write: (text) => written.push(text) });
+    return { github, commands: () => written.join('').split('\n').filter((l) => l.startsWith('::')) };
+  }
+  const known = event({ message: 'Error: known one', fingerprint: 'aaaaaaaaaaaa', known: true });
+  const fresh = (n: number) => event({ message: `Error: new one ${n}`, fingerprint: 'bbbbbbbbbbbb' });
+  const other = event({ message: 'Error: another new', fingerprint: 'cccccccccccc' });
+  const test = (events: DaebugEvent[]) => ({ report: report(events), titlePath: ['a.spec.ts', 't'], file: path.join(root, 'e2e', 'a.spec.ts'), line: 3 });
+
+  it('annotates each new group once, at its first occurrence, and no known error', () => {
+    const { github, commands } = output('auto');
+    github.testEnded(test([known, fresh(1)]), true);
+    github.testEnded(test([fresh(2), other, known]), true);
+    assert.deepEqual(commands().map((c) => c.slice(c.lastIndexOf('::') + 2)), ['Error: new one 1', 'Error: another new']);
+  });
+
+  it("annotates every unexpected error with 'all', saying which are known", () => {
+    const { github, commands } = output('all');
+    github.testEnded(test([known, fresh(1)]), true);
+    assert.deepEqual(commands().map((c) => c.slice(c.lastIndexOf('::') + 2)), ['known (in baseline): Error: known one', 'Error: new one 1']);
+  });
+
+  it('annotates every unexpected error without a baseline', () => {
+    const { github, commands } = output('auto');
+    github.testEnded(test([fresh(1), fresh(2)]), false);
+    assert.equal(commands().length, 2);
+  });
+});
+
+describe('formatStepSummary with groups', () => {
+  it('lists the distinct errors before the tests, new ones first', () => {
+    const group = (fingerprint: string, message: string, isNew: boolean, tests: number) => ({ fingerprint, message, source: 'window.onerror', count: tests, tests, reports: [`${fingerprint}.md`], origin: 'app' as const, unexpected: true, new: isNew, intermittent: false, attempts: { seen: tests, total: tests } });
+    const rows = [{ location: 'a.spec.ts:3', title: 't', status: 'passed', strict: false, unexpected: 1, firstError: 'x', report: 'reports/t.md' }];
+    const text = formatStepSummary({ rows, tests: 5, index: 'reports/index.md', groups: [group('aaaaaaaaaaaa', 'Error: old', false, 4), group('bbbbbbbbbbbb', 'Error: fresh', true, 1)], report: (name) => `reports/${name}` });
+    assert.match(text, /\*\*2 distinct errors\*\*, 1 new since the baseline/);
+    assert.ok(text.indexOf('Error: fresh') < text.indexOf('Error: old'));
+    assert.ok(text.indexOf('Error: old') < text.indexOf('| Test | Status |'));
+    assert.match(text, /`reports\/bbbbbbbbbbbb\.md`/);
   });
 });
