@@ -239,6 +239,12 @@ class DaebugReporter implements Reporter {
     }
     // Playwright awaits onEnd, also after Ctrl-C: every finished test's report is on disk before the run exits.
     await this.writes.drain();
+    // A worker killed in the middle of writing its live report left its temp file: its process is gone now.
+    try {
+      cleanStaleTemps(this.options.outputDir);
+    } catch (error) {
+      debugLog(error);
+    }
   }
 
   /**
