@@ -8,7 +8,8 @@ import { test, expect } from 'daebug';
 
 const CSP = encodeURIComponent("script-src 'self' 'unsafe-inline'");
 
-test('a script blocked by the CSP', async ({ page, daebug }) => {
+/** Opens a page whose policy allows only its own scripts, adds one from localhost, and waits until daebug heard it. */
+async function loadBlockedScript(page: any, daebug: any) {
   await page.goto('/index.html?csp=' + CSP);
   const port = new URL(page.url()).port;
   await page.evaluate((port) => new Promise((resolve) => {
@@ -18,6 +19,10 @@ test('a script blocked by the CSP', async ({ page, daebug }) => {
     document.head.appendChild(script);
   }), port);
   await expect.poll(async () => { await daebug.settle(); return daebug.events().filter((e) => e.source.startsWith('browser.')).length; }).toBeGreaterThan(0);
+}
+
+test('a script blocked by the CSP', async ({ page, daebug }) => {
+  await loadBlockedScript(page, daebug);
 });
 
 test('a fetch blocked by CORS', async ({ page, daebug }) => {
@@ -45,15 +50,7 @@ test('an iframe document the page replaces at once', async ({ page, daebug }) =>
 test.describe('strict', () => {
   test.use({ daebugStrict: true });
   test('strict mode fails on a script the CSP blocked', async ({ page, daebug }) => {
-    await page.goto('/index.html?csp=' + CSP);
-    const port = new URL(page.url()).port;
-    await page.evaluate((port) => new Promise((resolve) => {
-      const script = document.createElement('script');
-      script.src = 'http://localhost:' + port + '/worker.js';
-      script.onerror = resolve;
-      document.head.appendChild(script);
-    }), port);
-    await expect.poll(async () => { await daebug.settle(); return daebug.events().filter((e) => e.source.startsWith('browser.')).length; }).toBeGreaterThan(0);
+    await loadBlockedScript(page, daebug);
   });
 });
 `;

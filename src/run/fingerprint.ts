@@ -88,6 +88,17 @@ export function originOf(event: Fingerprintable, pageOrigins: ReadonlySet<string
   return origins.every((origin) => !pageOrigins.has(origin)) ? 'third-party' : 'app';
 }
 
+/** The origins of the pages a test navigated (its `navigation` events): what `originOf` measures third parties against. */
+export function pageOriginsOf(events: readonly Pick<DaebugEvent, 'source' | 'message'>[]): Set<string> {
+  const origins = new Set<string>();
+  for (const event of events) {
+    if (event.source !== 'navigation') continue;
+    const origin = webOrigin(event.message);
+    if (origin) origins.add(origin);
+  }
+  return origins;
+}
+
 /** `https://host:port` of an http(s) URL; undefined for anything else (inline scripts, `data:`, extensions). */
 export function webOrigin(url: string): string | undefined {
   if (!/^https?:\/\//i.test(url)) return undefined;

@@ -8,7 +8,7 @@ import type { ErrorGroup, FixedGroup } from '../model/error-group';
 import type { DaebugEvent, Frame } from '../model/schema';
 import { firstUserFrame } from '../stack/first-user-frame';
 import type { BaselineData, BaselineEntry } from './baseline';
-import { fingerprintOf, isFingerprinted, stableWhere, originOf, webOrigin, type ErrorOrigin } from './fingerprint';
+import { fingerprintOf, isFingerprinted, stableWhere, originOf, pageOriginsOf, type ErrorOrigin } from './fingerprint';
 
 interface Building {
   fingerprint: string;
@@ -98,7 +98,7 @@ export class RunGroups {
       if (fingerprint === undefined) {
         // A report written before fingerprints: made here by the same rule.
         fingerprint = fingerprintOf(event);
-        pageOrigins ??= new Set(events.filter((e) => e.source === 'navigation').map((e) => webOrigin(e.message)).filter((o): o is string => !!o));
+        pageOrigins ??= pageOriginsOf(events);
         origin = originOf(event, pageOrigins);
       }
       let group = this.building.get(fingerprint);

@@ -4,7 +4,7 @@
  * the blob of a sharded run and every report carry the same fingerprints.
  */
 import type { DaebugEvent } from '../model/schema';
-import { fingerprintOf, isFingerprinted, originOf, webOrigin } from './fingerprint';
+import { fingerprintOf, isFingerprinted, originOf, pageOriginsOf } from './fingerprint';
 
 export interface MarkedCounts {
   /** Unexpected errors whose fingerprint is in the baseline. */
@@ -15,12 +15,7 @@ export interface MarkedCounts {
 export function markEvents(lists: readonly (readonly DaebugEvent[])[], baseline?: ReadonlySet<string>): MarkedCounts {
   const seen = new Set<DaebugEvent>();
   const all = lists.flat().filter((event) => !seen.has(event) && seen.add(event));
-  const pageOrigins = new Set<string>();
-  for (const event of all) {
-    if (event.source !== 'navigation') continue;
-    const origin = webOrigin(event.message);
-    if (origin) pageOrigins.add(origin);
-  }
+  const pageOrigins = pageOriginsOf(all);
   let known = 0;
   for (const event of all) {
     if (!isFingerprinted(event)) continue;
