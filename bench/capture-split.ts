@@ -9,7 +9,7 @@ import { fmt, launchOptions, log, median, port, repoRoot } from './lib';
  * attach). CPU of every Chromium process (from /proc) and of this process per page, variants alternating, medians.
  * Usage: npx tsx bench/capture-split.ts [rounds=6] [pages=20]   (needs the fixtures server on BENCH_PORT)
  */
-type Variant = { name: string; domains: string[]; read?: boolean | 'trivial' | 'evaluate' | 'sleep' | 'page-evaluate' };
+type Variant = { name: string; domains: string[]; read?: boolean | 'trivial' | 'evaluate' | 'sleep' | 'page-evaluate' | 'page-read' | 'page-read1' | 'page-json' | 'page-parse' | 'cdp' | 'cdp-evaluate' | 'cdp-metrics' | 'cdp-read' | 'cdp-read-errors' | 'cdp-read-json' | 'cdp-audits' };
 const ALL_VARIANTS: Variant[] = [
   { name: 'bare', domains: [] },
   { name: 'attach', domains: ['attach'] },
@@ -20,12 +20,28 @@ const ALL_VARIANTS: Variant[] = [
   { name: 'runtime+network', domains: ['Runtime.enable', 'Network.enable'] },
   { name: 'runtime+autoattach', domains: ['Runtime.enable', 'Target.setAutoAttach'] },
   { name: 'runtime+read', domains: ['Runtime.enable'], read: true },
+  { name: 'runtime+audits', domains: ['Runtime.enable', 'Audits.enable'] },
   { name: 'runtime+trivial', domains: ['Runtime.enable'], read: 'trivial' },
   { name: 'runtime+evaluate', domains: ['Runtime.enable'], read: 'evaluate' },
   { name: 'runtime+sleep', domains: ['Runtime.enable'], read: 'sleep' },
   { name: 'bare+sleep', domains: [], read: 'sleep' },
   // What daebug costs the page when it reads Playwright's own session (PlaywrightTap): one round trip at the end.
   { name: 'bare+evaluate', domains: [], read: 'page-evaluate' },
+  { name: 'bare+read', domains: [], read: 'page-read' },
+  // A page session of Playwright's own kind (context.newCDPSession), then nothing, a Runtime.evaluate, or a command
+  // Chromium dispatches on the renderer's IO thread, which interrupts running JavaScript (Performance.getMetrics).
+  { name: 'cdp', domains: [], read: 'cdp' },
+  { name: 'cdp+evaluate', domains: [], read: 'cdp-evaluate' },
+  { name: 'cdp+metrics', domains: [], read: 'cdp-metrics' },
+  // With Runtime on that session: daebug's end-of-test read of every logged value (READ_FN), of the errors' and
+  // warnings' values only, and the cheapest read there is (JSON.stringify of each value, no serializer to compile).
+  { name: 'cdp+audits', domains: [], read: 'cdp-audits' },
+  { name: 'cdp+read', domains: [], read: 'cdp-read' },
+  { name: 'cdp+read-errors', domains: [], read: 'cdp-read-errors' },
+  { name: 'cdp+read-json', domains: [], read: 'cdp-read-json' },
+  { name: 'bare+read1', domains: [], read: 'page-read1' },
+  { name: 'bare+json', domains: [], read: 'page-json' },
+  { name: 'bare+parse', domains: [], read: 'page-parse' },
   { name: 'all-read', domains: ['Network.enable', 'Runtime.enable', 'Page.enable', 'Log.enable', 'Target.setAutoAttach'] },
   { name: 'all', domains: ['Network.enable', 'Runtime.enable', 'Page.enable', 'Log.enable', 'Target.setAutoAttach'], read: true },
 ];
@@ -123,25 +139,64 @@ async function main(): Promise<void> {
   const pages = numbers[1] ?? 20;
   const { serializerFunctionSource } = require(path.join(repoRoot, 'dist', 'capture', 'serialize.js')) as typeof import('../src/capture/serialize');
   const serializer = serializerFunctionSource();
+  const { READ_FN } = require(path.join(repoRoot, 'dist', 'capture', 'cdp', 'value-reads.js')) as typeof import('../src/capture/cdp/value-reads');
   const browser = await chromium.launch(launchOptions());
   const session = await browser.newBrowserCDPSession();
   const url = `http://127.0.0.1:${port}/bench/suite.html`;
   const cpu: Record<string, number[]> = Object.fromEntries(VARIANTS.map((v) => [v.name, []]));
   const node: Record<string, number[]> = Object.fromEntries(VARIANTS.map((v) => [v.name, []]));
   const samePage = process.argv.includes('--same-page');
+  const gotoOnly = process.argv.includes('--goto-only');
+  // --locator: the end waits with locator.waitFor(), which leaves no work of Playwright's running in the page.
+  const locatorWait = process.argv.includes('--locator');
+  // The end-of-test read in the page's main world, as an expression: the serializer over 20 logged values and 2 errors.
+  const values = '[...Array.from({ length: 20 }, (_, i) => ["item " + i + " loaded", { id: i, name: "item-" + i, tags: ["a", "b"], nested: { ok: true, n: i } }]), [new Error("a")], [new Error("b")]]';
+  const pageRead1 = `(() => { const serialize = (${serializer}); return serialize('console', ['item', { id: 1 }], { maxDepth: 3, maxBreadth: 50, maxLength: 1000 }); })()`;
+  const pageJson = `(() => ${values}.map((v) => JSON.stringify(v)))()`;
+  const pageParse = `(() => { const serialize = (${serializer}); return typeof serialize; })()`;
+  const pageRead = `(() => { const serialize = (${serializer}); return ${values}.map((v, i) => serialize(i < 20 ? 'console' : 'thrown', i < 20 ? v : v[0], { maxDepth: 3, maxBreadth: 50, maxLength: 1000 })); })()`;
   const shared = samePage ? await (await browser.newContext()).newPage() : undefined;
   const runOne = async (variant: Variant) => {
     const context = shared ? shared.context() : await browser.newContext();
     const page = shared ?? (await context.newPage());
-    const finish = variant.domains.length
+    const cdp = typeof variant.read === 'string' && variant.read.startsWith('cdp') ? await context.newCDPSession(page) : undefined;
+    const logged: Array<{ type: string; args: Array<{ objectId?: string; value?: unknown }>; contextId: number }> = [];
+    if (cdp) {
+      // Every cdp variant enables Runtime, so they differ only in what they do at the end.
+      cdp.on('Runtime.consoleAPICalled', (event) => logged.push({ type: event.type, args: event.args, contextId: event.executionContextId }));
+      await cdp.send('Runtime.enable');
+      if (variant.read === 'cdp-audits') await cdp.send('Audits.enable');
+    }
+    const finish = cdp
+      ? async () => {
+          if (variant.read === 'cdp-evaluate') await cdp.send('Runtime.evaluate', { expression: '0' });
+          if (variant.read === 'cdp-metrics') await cdp.send('Performance.getMetrics');
+          const reads = variant.read === 'cdp-read-errors' ? logged.filter((l) => l.type === 'error' || l.type === 'warning') : logged;
+          if (!reads.length || !['cdp-read', 'cdp-read-errors', 'cdp-read-json'].includes(variant.read as string)) return;
+          const values = reads.flatMap((l) => l.args.map((a) => (a.objectId ? { objectId: a.objectId } : { value: a.value })));
+          const functionDeclaration = variant.read === 'cdp-read-json' ? 'function (limits, layout, ...values) { return values.map((v) => JSON.stringify(v)); }' : READ_FN;
+          const layout = reads.flatMap((l) => ['console', l.args.length]);
+          await cdp.send('Runtime.callFunctionOn', { executionContextId: reads[0]!.contextId, functionDeclaration, arguments: [{ value: { maxDepth: 3, maxBreadth: 50, maxLength: 1000 } }, { value: layout }, ...values], returnByValue: true, silent: true });
+        }
+      : variant.domains.length
       ? await attach(browser, session, variant, serializer)
       : variant.read === 'sleep'
         ? () => new Promise<void>((r) => setTimeout(r, 10))
         : variant.read === 'page-evaluate'
-          ? async () => void (await page.evaluate(() => 0))
-          : async () => undefined;
+          ? async () => void (await page.evaluate('0'))
+          : variant.read === 'page-read'
+            ? async () => void (await page.evaluate(pageRead))
+            : variant.read === 'page-read1'
+              ? async () => void (await page.evaluate(pageRead1))
+              : variant.read === 'page-json'
+                ? async () => void (await page.evaluate(pageJson))
+                : variant.read === 'page-parse'
+                  ? async () => void (await page.evaluate(pageParse))
+            : async () => undefined;
     await page.goto(url);
-    await page.waitForSelector('body[data-done]', { state: 'attached' });
+    // --goto-only: the test ends at the load event, while the page may still be busy after it.
+    if (locatorWait) await page.locator('body[data-done]').waitFor({ state: 'attached' });
+    else if (!gotoOnly) await page.waitForSelector('body[data-done]', { state: 'attached' });
     await finish();
     if (!shared) await context.close();
   };
@@ -167,8 +222,8 @@ async function main(): Promise<void> {
     log(`round ${round}: ${VARIANTS.map((v) => `${v.name} ${fmt(cpu[v.name]!.at(-1)!, 1)}`).join(', ')}`);
   }
   await browser.close();
-  const bare = median(cpu['bare']!);
-  for (const v of VARIANTS) log(`${v.name.padEnd(20)} Chromium ${fmt(median(cpu[v.name]!), 1)} ms/page (+${fmt(median(cpu[v.name]!) - bare, 1)}), node ${fmt(median(node[v.name]!), 1)} ms/page`);
+  const bare = median(cpu[VARIANTS[0]!.name]!);
+  for (const v of VARIANTS) log(`${v.name.padEnd(20)} Chromium ${fmt(median(cpu[v.name]!), 1)} ms/page (${median(cpu[v.name]!) >= bare ? '+' : ''}${fmt(median(cpu[v.name]!) - bare, 1)} against ${VARIANTS[0]!.name}), node ${fmt(median(node[v.name]!), 1)} ms/page`);
 }
 
 main().catch((error: unknown) => {

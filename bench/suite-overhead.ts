@@ -7,21 +7,32 @@ const TESTS_PER_FILE = quick ? 5 : 20;
 const ROUNDS = quick ? 1 : Number(process.env['BENCH_ROUNDS'] ?? 5);
 
 /**
- * How each test waits for the page. The default is the locator form Playwright recommends, `locator.waitFor()`.
- * `BENCH_SUITE_WAIT=selector` uses `page.waitForSelector()`, which returns an ElementHandle: Playwright then injects
- * its script into the page's main world to describe that handle, work still running in the renderer when the test
- * ends. A bare run closes the context in the middle of it; daebug's read at the test's end waits for it to finish.
+ * How each test waits for the page after `page.goto()`. The default is the locator form Playwright recommends,
+ * `locator.waitFor()`. `BENCH_SUITE_WAIT=selector` uses `page.waitForSelector()`, which returns an ElementHandle:
+ * Playwright then injects its script into the page's main world to describe that handle, work still running in the
+ * renderer when the test ends (a bare run closes the context in the middle of it; daebug's read at the test's end
+ * waits for it). `expect` is `await expect(locator).toBeAttached()`, the web-first assertion; `goto` waits for
+ * nothing more than the load event, so the test ends while the page may still be busy after its load.
  */
-export const SUITE_WAIT = process.env['BENCH_SUITE_WAIT'] === 'selector' ? 'selector' : 'locator';
-const WAIT = SUITE_WAIT === 'selector' ? "page.waitForSelector('body[data-done]', { state: 'attached' })" : "page.locator('body[data-done]').waitFor({ state: 'attached' })";
+const WAITS = {
+  locator: "await page.locator('body[data-done]').waitFor({ state: 'attached' });",
+  selector: "await page.waitForSelector('body[data-done]', { state: 'attached' });",
+  expect: "await expect(page.locator('body[data-done]')).toBeAttached();",
+  goto: '',
+} as const;
+export type SuiteWait = keyof typeof WAITS;
+const waitOption = process.env['BENCH_SUITE_WAIT'] ?? 'locator';
+if (!(waitOption in WAITS)) throw new Error(`BENCH_SUITE_WAIT: "${waitOption}" is not one of ${Object.keys(WAITS).join(', ')}`);
+export const SUITE_WAIT = waitOption as SuiteWait;
+const WAIT = WAITS[SUITE_WAIT];
 
 function spec(importFrom: string): string {
-  return `import { test } from '${importFrom}';
+  return `import { test, expect } from '${importFrom}';
 
 for (let i = 1; i <= ${TESTS_PER_FILE}; i++) {
   test(\`page \${i}\`, async ({ page }) => {
     await page.goto('/bench/suite.html');
-    await ${WAIT};
+    ${WAIT}
   });
 }
 `;
@@ -111,7 +122,7 @@ export async function suiteOverhead(): Promise<Row[]> {
   return [
     {
       bench: '1 suite',
-      metric: `wall, ${tests} tests, 2 workers, wait: ${SUITE_WAIT === 'selector' ? 'waitForSelector' : 'locator.waitFor'} (median of ${ROUNDS})`,
+      metric: `wall, ${tests} tests, 2 workers, wait: ${SUITE_WAIT} (median of ${ROUNDS})`,
       baseline: `${fmt(median(walls['baseline']!) / 1000, 2)} s`,
       daebug: `${fmt(median(walls['daebug']!) / 1000, 2)} s`,
       ratio: fmt(ratio, 3),

@@ -156,7 +156,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
       // Reading a target's values runs on its own thread after what it emitted before: that is its round trip.
       await Promise.all(
         targets.map((target) =>
-          this.reads.hasPending(target) ? this.reads.flushTarget(target) : target.send('Runtime.evaluate', { expression: '0', silent: true, returnByValue: true }).catch(() => undefined),
+          this.reads.hasPending(target) ? this.reads.flushTarget(target) : target.roundTrip(),
         ),
       );
       await this.reads.flush();

@@ -70,6 +70,18 @@ export abstract class Target {
   }
 
   /**
+   * One round trip on the target's own thread: its answer comes after every event the target emitted before the
+   * command ran there. A page or frame answers `Performance.getMetrics`, which Chromium dispatches from the renderer's
+   * IO thread as an interrupt: it runs inside JavaScript that is running (Playwright's injected script describing the
+   * handle a `waitForSelector()` returned), not after it, so a test that ends while the page computes is not held for
+   * it. Without `Performance.enable` the answer is an empty list; a worker has no Performance domain and evaluates.
+   */
+  roundTrip(): Promise<unknown> {
+    const command = this.isWorker ? this.send('Runtime.evaluate', { expression: '0', silent: true, returnByValue: true }) : this.send('Performance.getMetrics');
+    return command.catch(() => undefined);
+  }
+
+  /**
    * DevTools issues (CSP, CORS, mixed content, cookies, deprecations) from now on, and those the page had already.
    * A browser without the Audits domain only loses the issues: the console lines about the same problems remain.
    */

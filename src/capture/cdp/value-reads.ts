@@ -2,8 +2,8 @@ import type { StoredEvent } from '../recorder';
 import { serializerFunctionSource } from '../serialize';
 import type { Target } from './target';
 
-// Serializes several console calls' arguments and thrown values in one call: `layout` is [kind, count, kind, count, …].
-const READ_FN = `function (limits, layout, ...values) {
+/** Serializes several console calls' arguments and thrown values in one call: `layout` is [kind, count, kind, count, …]. */
+export const READ_FN = `function (limits, layout, ...values) {
   const serialize = (${serializerFunctionSource()});
   const out = [];
   for (let i = 0, at = 0; i < layout.length; i += 2) {
