@@ -1,28 +1,17 @@
-import { test as base, type APIRequestContext, type BrowserContext, type TestInfo, type TestType, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type Fixtures } from '@playwright/test';
+import { test as base, type APIRequestContext, type BrowserContext, type TestType, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type Fixtures } from '@playwright/test';
 import { TestCapture } from './capture/test-capture';
 import { internalCall } from './capture/cdp/internal-call';
 import { Recorder } from './capture/recorder';
 import { Daebug } from './daebug';
 import { resolveOptions, type DaebugLimits, type IgnorePattern, type NetworkMode } from './options';
 import type { RedactOption } from './redact';
-import { ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE, MARKDOWN_ATTACHMENT_CONTENT_TYPE, MARKDOWN_ATTACHMENT_NAME } from './model/attachment';
-import { traceMarkdown } from './trace-report';
-import { strictFailure, warningAnnotation } from './format/strict-message';
-import { reportPathFor } from './report-path';
 import { enrichRecorder } from './stack/enrich';
 import { openContexts } from './capture/open-contexts';
 import { startLiveReport } from './live/live-report';
 import { LIVE_ENV, liveReportsTarget } from './live/live-env';
 import { recordsTrace } from './trace-mode';
-import { debugLog } from './errors';
-import { markEvents } from './run/mark-events';
-import { rankUnexpected } from './diagnosis/rank';
-import { failureCauseMessage } from './format/failure-cause';
-import { buildAttempt, type RecordParts } from './reporter/build-report';
-import { testHeader } from './test-header';
-import type { Attempt, DaebugEvent } from './model/schema';
-import { readBaseline } from './run/baseline-file';
-import path from 'node:path';
+import { loadBaseline } from './fixture/baseline';
+import { finish } from './fixture/finish';
 
 /** Options that `test.use()` and the config's `use` block accept. */
 export interface DaebugOptions {
@@ -127,7 +116,7 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
       }
       // The worker's copy of the report is for the trace viewer; daebug's reporter attaches the final one for the rest.
       const traceCopy = recordsTrace(trace, testInfo.retry) || !reporterRuns;
-      await finish(recorder, testInfo, startedMs, traceCopy, baseline);
+      await finish(recorder, testInfo, startedMs, traceCopy, baseline, bodyEnded.get(recorder));
     },
     { auto: true, box: true },
   ],
@@ -206,97 +195,6 @@ async function settleAndEnrich(capture: TestCapture, recorder: Recorder, request
   finished.add(capture);
   await capture.settle(SETTLE_MS, { newTargets: false, contextsClosing: !capture.reusesContext });
   await enrichRecorder(recorder, request);
-}
-
-interface LoadedBaseline {
-  file: string;
-  fingerprints: ReadonlySet<string>;
-}
-
-function loadBaseline(option: string, testInfo: TestInfo): LoadedBaseline {
-  const configDir = testInfo.config.configFile ? path.dirname(testInfo.config.configFile) : testInfo.config.rootDir;
-  const file = path.resolve(configDir, option);
-  return { file, fingerprints: new Set(readBaseline(file).groups.map((g) => g.fingerprint)) };
-}
-
-async function finish(recorder: Recorder, testInfo: TestInfo, startedMs: number, traceCopy: boolean, baseline: LoadedBaseline | undefined): Promise<void> {
-  const record = recorder.record();
-  markEvents([record.events, ...record.jobs.map((j) => j.events), ...record.steps.map((s) => s.events)], baseline?.fingerprints);
-  if (baseline) record.baseline = baseline.file;
-  const reportFile = reportPathFor(testInfo);
-  attach(testInfo, ATTACHMENT_NAME, ATTACHMENT_CONTENT_TYPE, JSON.stringify(record));
-  const unexpected = record.events.filter((e) => e.unexpected);
-  const failing = unexpected.filter((e) => !e.known);
-  const known = unexpected.length - failing.length;
-  const strictFailing = recorder.options.strict && failing.length > 0;
-  if (traceCopy) attachTraceMarkdown(record, testInfo, strictFailing, Date.now() - startedMs);
-  const annotation = strictFailing ? undefined : warningAnnotation(unexpected, reportFile, record.staleAllowList);
-  if (annotation) testInfo.annotations.push(annotation);
-  const failedAlready = testInfo.status !== undefined && testInfo.status !== testInfo.expectedStatus && testInfo.status !== 'skipped';
-  if (strictFailing) {
-    const ranked = rankedForFailure(record, testInfo, failing, startedMs);
-    throw daebugFailure(strictFailure(ranked, reportFile, record.staleAllowList, baseline ? { known, file: path.relative(process.cwd(), baseline.file) || baseline.file } : undefined));
-  }
-  // The test failed for its own reason: the browser error that explains it goes into the failure output (the
-  // terminal, the HTML report, error-context.md) as one more error, which leaves the outcome as it was.
-  if (failedAlready && unexpected.length) {
-    const message = failureCause(record, testInfo, reportFile, startedMs, bodyEnded.get(recorder) ?? Date.now());
-    if (message) throw daebugFailure(message);
-  }
-}
-
-function daebugFailure(message: string): Error {
-  const failure = new Error(message);
-  // daebug's own frames would only hide the browser's: the message already names every error's frame.
-  failure.stack = `Error: ${failure.message}`;
-  return failure;
-}
-
-function attemptOf(record: RecordParts, testInfo: TestInfo, startedMs: number): Attempt {
-  return buildAttempt(record, { ...testHeader(testInfo), status: testInfo.status ?? 'passed', duration: Date.now() - startedMs }, []);
-}
-
-/** The strict failure's list, the likeliest cause first (src/diagnosis/rank.ts). */
-function rankedForFailure(record: RecordParts, testInfo: TestInfo, failing: readonly DaebugEvent[], startedMs: number): DaebugEvent[] {
-  try {
-    const attempt = attemptOf(record, testInfo, startedMs);
-    const order = new Map(rankUnexpected(attempt).map((e, i) => [e.time + '\u0000' + e.message, i]));
-    return [...failing].sort((a, b) => (order.get(a.time + '\u0000' + a.message) ?? 0) - (order.get(b.time + '\u0000' + b.message) ?? 0));
-  } catch (error) {
-    debugLog(error);
-    return [...failing];
-  }
-}
-
-function failureCause(record: RecordParts, testInfo: TestInfo, reportFile: string, startedMs: number, failedAtMs: number): string | undefined {
-  try {
-    return failureCauseMessage(attemptOf(record, testInfo, startedMs), reportFile, failedAtMs);
-  } catch (error) {
-    // The test failed already; daebug's explanation of it must not replace that failure with one of its own.
-    debugLog(error);
-    return undefined;
-  }
-}
-
-/** The trace's copy of the report is a convenience: failing to make it must not fail the test. */
-function attachTraceMarkdown(...args: Parameters<typeof traceMarkdown>): void {
-  let markdown: string;
-  try {
-    markdown = traceMarkdown(...args);
-  } catch (error) {
-    debugLog(error);
-    return;
-  }
-  attach(args[1], MARKDOWN_ATTACHMENT_NAME, MARKDOWN_ATTACHMENT_CONTENT_TYPE, markdown);
-}
-
-/**
- * `testInfo.attachments.push()`, not `testInfo.attach()`: the same attachment for reporters and the trace, without
- * the "Attach" step among the user's steps and without the test's output folder that `attach()` makes on disk for
- * every test (a directory per test, left behind in test-results/).
- */
-function attach(testInfo: TestInfo, name: string, contentType: string, body: string): void {
-  testInfo.attachments.push({ name, contentType, body: Buffer.from(body) });
 }
 
 type DaebugTest = TestType<Args & DaebugOptions & DaebugFixtures, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;

@@ -1,4 +1,5 @@
 import type { DaebugEvent, Report } from '../model/schema';
+import { firstLine } from '../format/first-line';
 import { workflowCommand, type AnnotationProperties } from '../format/github-commands';
 
 /** Where a test is, relative to the repository root. */
@@ -18,11 +19,6 @@ export interface AnnotationInput {
 
 export function unexpectedEvents(report: Pick<Report, 'events'>): DaebugEvent[] {
   return report.events.filter((e) => e.unexpected);
-}
-
-export function firstLine(text: string, max = 500): string {
-  const line = (text.split(/\r?\n/, 1)[0] ?? '').trim();
-  return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
 /** The error's original position when its file is in the repository (user frames first), else the test's. */
@@ -46,7 +42,7 @@ export function testAnnotations(input: AnnotationInput): string[] {
   const kind = input.report.test.strict ? 'error' : 'warning';
   const title = `daebug: ${input.titlePath.join(' › ')}`;
   return unexpectedEvents(input.report).map((event) =>
-    workflowCommand(kind, { ...annotationLocation(event, input), title }, `${event.known ? 'known (in baseline): ' : ''}${firstLine(event.message) || `[${event.source}] (no message)`}`),
+    workflowCommand(kind, { ...annotationLocation(event, input), title }, `${event.known ? 'known (in baseline): ' : ''}${firstLine(event.message, { max: 500, trim: true }) || `[${event.source}] (no message)`}`),
   );
 }
 

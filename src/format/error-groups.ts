@@ -4,6 +4,7 @@
  */
 import type { ErrorGroup, FixedGroup } from '../model/error-group';
 import { code, inline } from './fence';
+import { firstLine } from './first-line';
 
 export interface GroupsSectionInput {
   groups: readonly ErrorGroup[];
@@ -26,11 +27,7 @@ export function groupLine(group: ErrorGroup, link: (report: string) => string): 
   const counts = `${plural(group.tests, 'test')}, ${plural(group.count, 'time')}`;
   const where = group.where ? ` · at ${code(group.where)}` : '';
   const first = group.reports[0] ? ` · first: ${link(group.reports[0])}` : '';
-  return `${flags ? `${flags} · ` : ''}[${inline(group.source, 40)}] ${inline(firstLine(group.message), 200)} — ${counts}${where}${first} · ${code(group.fingerprint)}`;
-}
-
-function firstLine(text: string): string {
-  return text.split(/\r?\n/, 1)[0] ?? '';
+  return `${flags ? `${flags} · ` : ''}[${inline(group.source, 40)}] ${inline(firstLine(group.message, { crlf: true }), 200)} — ${counts}${where}${first} · ${code(group.fingerprint)}`;
 }
 
 /** New groups first (with a baseline), then by how many tests had them: the order the reader acts in. */
@@ -61,7 +58,7 @@ export function formatGroupsSection(input: GroupsSectionInput): string[] {
   }
   if (input.fixed?.length) {
     lines.push('', `### Fixed since the baseline (${plural(input.fixed.length, 'group')} in the baseline did not happen in this run)`, '');
-    input.fixed.slice(0, max).forEach((f) => lines.push(`- [${inline(f.source, 40)}] ${inline(firstLine(f.message), 160)}${f.where ? ` · ${code(f.where)}` : ''} · ${code(f.fingerprint)}`));
+    input.fixed.slice(0, max).forEach((f) => lines.push(`- [${inline(f.source, 40)}] ${inline(firstLine(f.message, { crlf: true }), 160)}${f.where ? ` · ${code(f.where)}` : ''} · ${code(f.fingerprint)}`));
     if (input.fixed.length > max) lines.push(`- … and ${input.fixed.length - max} more in index.json.`);
     lines.push('', 'Drop them from the baseline with `npx daebug baseline --prune`.');
   }

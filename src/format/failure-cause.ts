@@ -6,16 +6,12 @@
  */
 import { rankRootCause } from '../diagnosis/rank';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
+import { firstLine } from './first-line';
 import { firstUserFrame, frameWhere } from './frames';
 import { frameworkContext } from './root-cause';
 import { notAFrame } from './strict-message';
 
 const OTHERS_LISTED = 3;
-
-function firstLine(text: string, max = 300): string {
-  const line = (text.split('\n', 1)[0] ?? '').trim();
-  return line.length > max ? `${line.slice(0, max)}…` : line;
-}
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -49,24 +45,24 @@ export function failureCauseLines(attempt: Attempt, reportFile: string, failedAt
   const count = unexpected.length;
   const independent = cause.independent > 1 ? ` (${cause.independent} independent errors)` : '';
   const lines = [`daebug: the browser had ${count} unexpected ${count === 1 ? 'error' : 'errors'}${independent} in this test; the likeliest cause of the failure:`];
-  lines.push(`  [${event.source}] in ${event.realm}: ${firstLine(event.message)}${event.known ? ' (known, in baseline)' : ''}`);
+  lines.push(`  [${event.source}] in ${event.realm}: ${firstLine(event.message, { max: 300, trim: true })}${event.known ? ' (known, in baseline)' : ''}`);
   const where = whereText(event);
   const component = frameworkContext(event, attempt.events)?.component;
   if (where || component) lines.push(`    ↳ ${where ?? 'no frame in your code'}${component ? ` (component <${component}>)` : ''}`);
   const before = failedAtMs - Date.parse(event.time);
   const span = spanOf(event, attempt);
-  const during = span ? `, during ${span.kind === 'step' ? 'step' : span.kind === 'eval' ? 'daebug.eval' : 'job'} "${firstLine(span.title ?? span.code ?? span.id, 80)}"` : '';
+  const during = span ? `, during ${span.kind === 'step' ? 'step' : span.kind === 'eval' ? 'daebug.eval' : 'job'} "${firstLine(span.title ?? span.code ?? span.id, { max: 80, trim: true })}"` : '';
   lines.push(`    ${before >= 0 ? `${seconds(before)} before the test failed` : `${seconds(-before)} after the test failed`}${during}`);
   lines.push(`    why this one: ${cause.reason}`);
   const others = unexpected.filter((e) => e !== event && e.fingerprint !== event.fingerprint);
   const seen = new Set<string>();
   const distinct = others.filter((e) => {
-    const key = e.fingerprint ?? `${e.source}\u0000${firstLine(e.message)}`;
+    const key = e.fingerprint ?? `${e.source}\u0000${firstLine(e.message, { max: 300, trim: true })}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
-  for (const other of distinct.slice(0, OTHERS_LISTED)) lines.push(`  also: [${other.source}] ${firstLine(other.message, 160)}${whereText(other) ? ` (${whereText(other)})` : ''}`);
+  for (const other of distinct.slice(0, OTHERS_LISTED)) lines.push(`  also: [${other.source}] ${firstLine(other.message, { max: 160, trim: true })}${whereText(other) ? ` (${whereText(other)})` : ''}`);
   if (distinct.length > OTHERS_LISTED) lines.push(`  … and ${distinct.length - OTHERS_LISTED} more in the report`);
   lines.push(`Report: ${reportFile}`);
   return lines.flatMap((line) => line.split('\n')).map(notAFrame);

@@ -1,4 +1,5 @@
 import type { DaebugEvent, StaleAllowList } from '../model/schema';
+import { firstLine } from './first-line';
 import { firstUserFrame, frameWhere } from './frames';
 
 const LISTED = 20;
@@ -15,16 +16,11 @@ function topFrame(event: DaebugEvent): string | undefined {
   return event.location ? `${event.location.url}:${event.location.line}:${event.location.column}` : undefined;
 }
 
-function firstLine(text: string, max = 300): string {
-  const line = text.split('\n', 1)[0] ?? '';
-  return line.length > max ? `${line.slice(0, max)}…` : line;
-}
-
 /** One line per unexpected error: kind, realm, message, top stack frame. */
 export function describeUnexpected(events: readonly DaebugEvent[]): string[] {
   const lines: string[] = [];
   events.slice(0, LISTED).forEach((event, i) => {
-    lines.push(`  ${i + 1}. [${event.source}] in ${event.realm}: ${firstLine(event.message)}`);
+    lines.push(`  ${i + 1}. [${event.source}] in ${event.realm}: ${firstLine(event.message, { max: 300 })}`);
     const frame = topFrame(event);
     // Not "at …": Playwright would read such lines as the failure's own stack frames.
     if (frame) lines.push(`       ↳ ${frame}`);
@@ -79,7 +75,7 @@ export function warningAnnotation(events: readonly DaebugEvent[], reportFile: st
   const first = events.find((e) => !e.known) ?? events[0];
   const parts: string[] = [];
   const knownText = known ? `, ${known === count ? 'all' : known} known (in baseline)` : '';
-  if (count) parts.push(`${count} unexpected ${count === 1 ? 'error' : 'errors'}${knownText}${first ? ` (first${known && !first.known ? ' new' : ''}: [${first.source}] ${firstLine(first.message, 120)})` : ''}`);
+  if (count) parts.push(`${count} unexpected ${count === 1 ? 'error' : 'errors'}${knownText}${first ? ` (first${known && !first.known ? ' new' : ''}: [${first.source}] ${firstLine(first.message, { max: 120 })})` : ''}`);
   if (stale && (count || stale.expectError.length)) parts.push(describeStale(count ? stale : { daebugIgnore: [], expectError: stale.expectError }));
   return parts.length ? { type: 'daebug', description: `${parts.join('; ')}; see ${reportFile}` } : undefined;
 }

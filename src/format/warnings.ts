@@ -12,6 +12,7 @@ import type { DaebugEvent } from '../model/schema';
 import { componentNote } from './component-note';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
+import { firstLine, type FirstLineOptions } from './first-line';
 import { firstUserFrame, frameWhere } from './frames';
 
 /** React's words for its own warnings: React 18 prefixes them with "Warning: ", React 19 names the component. */
@@ -42,17 +43,14 @@ export function warningPlace(event: DaebugEvent): string {
   return event.frames?.length ? 'no frame of its stack is in your code' : '';
 }
 
-function firstLine(event: DaebugEvent): string {
-  const line = event.message.split('\n', 1)[0]!.trim();
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
-}
+const WARNING_LINE: FirstLineOptions = { max: 300, trim: true };
 
 /** The test's warnings, one entry per distinct first line, component and place, in the order they first came. */
 export function warningEntries(events: readonly DaebugEvent[]): WarningEntry[] {
   const entries = new Map<string, WarningEntry>();
   for (const event of events) {
     if (!isWarning(event)) continue;
-    const key = [event.source, event.realm, firstLine(event), event.component?.name ?? '', warningPlace(event)].join('\u0000');
+    const key = [event.source, event.realm, firstLine(event.message, WARNING_LINE), event.component?.name ?? '', warningPlace(event)].join('\u0000');
     const entry = entries.get(key);
     if (entry) {
       entry.count++;
@@ -81,7 +79,7 @@ export function warningsSection(events: readonly DaebugEvent[], h: string, room:
     const repeats = count > 1 ? ` × ${count}${members[count - 1]!.ts === event.ts ? '' : ` (${event.ts} to ${members[count - 1]!.ts})`}` : '';
     const number = unexpectedNumber(event);
     const also = number === undefined ? '' : ` · also unexpected error ${number}`;
-    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${place ? `: ${place}` : ''}${repeats}${also}`, fence(eventInfo(event), firstLine(event)), ''];
+    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${place ? `: ${place}` : ''}${repeats}${also}`, fence(eventInfo(event), firstLine(event.message, WARNING_LINE)), ''];
     const size = Buffer.byteLength(entry.join('\n')) + 1;
     if (used + size > room) break;
     lines.push(...entry);

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { omittedAnnotations, testAnnotations, unexpectedEvents, firstLine } from '../ci/annotations';
+import { omittedAnnotations, testAnnotations, unexpectedEvents } from '../ci/annotations';
 import { sourceInRepo } from '../ci/repo-source';
+import { firstLine } from '../format/first-line';
 import { formatStepSummary, type SummaryRow } from '../format/github-summary';
 import type { DaebugEvent, Report } from '../model/schema';
 import type { ErrorGroup } from '../model/error-group';
@@ -75,7 +76,7 @@ export class GitHubOutput {
       status: test.report.test.status,
       strict: test.report.test.strict,
       unexpected: unexpected.length,
-      firstError: `[${first.source}] ${firstLine(first.message, 200)}`,
+      firstError: `[${first.source}] ${firstLine(first.message, { max: 200, trim: true })}`,
       report: this.relative(path.join(this.options.outputDir, test.report.markdownFile ?? '')),
     });
   }

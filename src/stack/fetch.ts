@@ -2,6 +2,7 @@ import { internalCall } from '../capture/cdp/internal-call';
 import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext } from '@playwright/test';
+import { firstLine } from '../format/first-line';
 
 export type FetchResult =
   | { ok: true; text: string; contentType: string; sourceMapHeader?: string | undefined }
@@ -53,7 +54,7 @@ async function fetchHttp(request: APIRequestContext, url: string, limits: FetchL
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/timeout/i.test(message)) return { ok: false, reason: `timed out after ${limits.timeoutMs} ms` };
-    return { ok: false, reason: `request failed: ${firstLine(message)}` };
+    return { ok: false, reason: `request failed: ${firstLine(message, { max: 200 })}` };
   }
 }
 
@@ -65,7 +66,7 @@ async function readFileUrl(url: string, maxBytes: number): Promise<FetchResult> 
     return { ok: true, text: await fs.readFile(file, 'utf8'), contentType: /\.html?$/i.test(file) ? 'text/html' : '' };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, reason: code === 'ENOENT' ? 'file not found' : `file could not be read: ${firstLine((error as Error).message)}` };
+    return { ok: false, reason: code === 'ENOENT' ? 'file not found' : `file could not be read: ${firstLine((error as Error).message, { max: 200 })}` };
   }
 }
 
@@ -75,15 +76,10 @@ export function withTimeout(work: Promise<FetchResult>, timeoutMs: number): Prom
   const timeout = new Promise<FetchResult>((resolve) => {
     timer = setTimeout(() => resolve({ ok: false, reason: `timed out after ${timeoutMs} ms` }), timeoutMs);
   });
-  const guarded = work.catch((error: unknown) => ({ ok: false as const, reason: `request failed: ${firstLine(String(error))}` }));
+  const guarded = work.catch((error: unknown) => ({ ok: false as const, reason: `request failed: ${firstLine(String(error), { max: 200 })}` }));
   return Promise.race([guarded, timeout]).finally(() => clearTimeout(timer));
 }
 
 function tooLarge(bytes: number, max: number): string {
   return `too large (${(bytes / 1024 / 1024).toFixed(1)} MB, limit ${(max / 1024 / 1024).toFixed(0)} MB)`;
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0] ?? '';
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }

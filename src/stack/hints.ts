@@ -1,3 +1,4 @@
+import { firstLine } from '../format/first-line';
 import type { NetworkFailure } from '../model/schema';
 
 /** What a hint is computed from: the event's kind and text, and where it happened. */
@@ -169,10 +170,6 @@ export function hintFor(input: HintInput): string | undefined {
  */
 export function ignorePatternFor(input: HintInput): string {
   return explain(input).ignore ?? ignoreEntry(firstLine(input.message));
-}
-
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0] ?? '';
 }
 
 function networkChecks(failure: NetworkFailure, where: string): string[] {
