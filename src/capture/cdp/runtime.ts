@@ -81,6 +81,22 @@ export function messageFromStack(stack: string): string {
   return (firstFrame === -1 ? lines.slice(0, 1) : lines.slice(0, firstFrame)).join('\n') || stack;
 }
 
+/**
+ * Whether reading an Error in the page could add anything to its description (the stack V8 sent): a `cause` or an
+ * AggregateError's `errors`. V8's preview of an Error lists its own properties, non-enumerable ones included (`stack`,
+ * `message`), so a built-in Error's complete preview without either says there is nothing to read. Skipping that read matters at the
+ * test's end: with nothing left to read, the barrier does not wait for the page's main thread to be free
+ * (Target.roundTrip).
+ */
+function mayHoldParts(error: RemoteObject): boolean {
+  const preview = error.preview;
+  // The preview of a subclass's instance leaves out properties its constructor or class fields set (a `cause` field).
+  if (!preview?.properties || preview.overflow || !BUILT_IN_ERRORS.has(error.className ?? '')) return true;
+  return preview.properties.some((p) => p.name === 'cause' || p.name === 'errors');
+}
+
+const BUILT_IN_ERRORS: ReadonlySet<string> = new Set(['Error', 'TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'EvalError', 'URIError', 'DOMException']);
+
 /** Where an Error's own stack says it was thrown: its first frame. */
 function topOfStack(stack: string): { url: string; line: number; column: number } | undefined {
   const top = parseStack(stack, messageFromStack(stack), 1)[0];
@@ -152,7 +168,7 @@ function onException(sink: RuntimeSink, target: Target, details: ExceptionDetail
     stack = thrown.description;
     message = messageFromStack(thrown.description);
     // A cause chain and an AggregateError's inner errors are only readable in the page.
-    readThrown = thrown.objectId !== undefined;
+    readThrown = thrown.objectId !== undefined && mayHoldParts(thrown);
   } else if (thrown && isPrimitive(thrown)) {
     message = primitiveText(thrown);
     stack = frames.length ? stackText(message, frames) : undefined;
@@ -225,7 +241,7 @@ function onConsole(sink: RuntimeSink, target: Target, params: any): void {
     structured,
   });
   if (!structured) return;
-  if (logged?.objectId) {
+  if (logged?.objectId && mayHoldParts(logged)) {
     const objectId = logged.objectId;
     sink.readLater(target, { kind: 'thrown', on: { executionContextId: params.executionContextId }, values: [{ objectId }], event, apply: (value) => applyErrorParts(event, value) });
   }
