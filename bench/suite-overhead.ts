@@ -25,13 +25,15 @@ const waitOption = process.env['BENCH_SUITE_WAIT'] ?? 'locator';
 if (!(waitOption in WAITS)) throw new Error(`BENCH_SUITE_WAIT: "${waitOption}" is not one of ${Object.keys(WAITS).join(', ')}`);
 export const SUITE_WAIT = waitOption as SuiteWait;
 const WAIT = WAITS[SUITE_WAIT];
+/** `BENCH_SUITE_PAGE=strings` loads fixtures/bench/suite-strings.html: the same calls with string arguments only. */
+const PAGE = process.env['BENCH_SUITE_PAGE'] === 'strings' ? '/bench/suite-strings.html' : '/bench/suite.html';
 
 function spec(importFrom: string): string {
   return `import { test, expect } from '${importFrom}';
 
 for (let i = 1; i <= ${TESTS_PER_FILE}; i++) {
   test(\`page \${i}\`, async ({ page }) => {
-    await page.goto('/bench/suite.html');
+    await page.goto('${PAGE}');
     ${WAIT}
   });
 }
@@ -122,7 +124,7 @@ export async function suiteOverhead(): Promise<Row[]> {
   return [
     {
       bench: '1 suite',
-      metric: `wall, ${tests} tests, 2 workers, wait: ${SUITE_WAIT} (median of ${ROUNDS})`,
+      metric: `wall, ${tests} tests, 2 workers, wait: ${SUITE_WAIT}, page ${PAGE} (median of ${ROUNDS})`,
       baseline: `${fmt(median(walls['baseline']!) / 1000, 2)} s`,
       daebug: `${fmt(median(walls['daebug']!) / 1000, 2)} s`,
       ratio: fmt(ratio, 3),
