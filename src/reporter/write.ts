@@ -61,7 +61,7 @@ export async function writeAtomicAsync(file: string, content: string, stillWante
   }
   inflight.add(temp);
   try {
-    await fs.promises.writeFile(temp, content);
+    await writeNew(temp, content);
     if (stillWanted && !stillWanted()) {
       await fs.promises.rm(temp, { force: true });
       return;
@@ -72,6 +72,20 @@ export async function writeAtomicAsync(file: string, content: string, stillWante
     throw new DaebugReportWriteError(file, error);
   } finally {
     inflight.delete(temp);
+  }
+}
+
+/**
+ * Writes `content` to a new file. The file is created synchronously, the content written on libuv's thread pool: a
+ * process that exits meanwhile (a worker told to stop) runs its exit hook after the file exists, so the hook removes
+ * it. Created on the thread pool, the file could appear after the hook ran, and outlive the run.
+ */
+async function writeNew(file: string, content: string): Promise<void> {
+  const fd = fs.openSync(file, 'w');
+  try {
+    await new Promise<void>((resolve, reject) => fs.writeFile(fd, content, (error) => (error ? reject(error) : resolve())));
+  } finally {
+    await new Promise<void>((resolve) => fs.close(fd, () => resolve()));
   }
 }
 
