@@ -9,7 +9,7 @@ import { fmt, launchOptions, log, median, port, repoRoot } from './lib';
  * attach). CPU of every Chromium process (from /proc) and of this process per page, variants alternating, medians.
  * Usage: npx tsx bench/capture-split.ts [rounds=6] [pages=20]   (needs the fixtures server on BENCH_PORT)
  */
-type Variant = { name: string; domains: string[]; read?: boolean | 'trivial' | 'evaluate' | 'sleep' | 'page-evaluate' | 'page-read' | 'page-read1' | 'page-json' | 'page-parse' | 'cdp' | 'cdp-evaluate' | 'cdp-metrics' | 'cdp-read' | 'cdp-read-errors' | 'cdp-read-json' | 'cdp-audits' };
+type Variant = { name: string; domains: string[]; read?: boolean | 'trivial' | 'evaluate' | 'sleep' | 'page-evaluate' | 'cdp' | 'cdp-evaluate' | 'cdp-metrics' | 'cdp-read' | 'cdp-read-errors' | 'cdp-read-json' | 'cdp-audits' };
 const ALL_VARIANTS: Variant[] = [
   { name: 'bare', domains: [] },
   { name: 'attach', domains: ['attach'] },
@@ -27,21 +27,18 @@ const ALL_VARIANTS: Variant[] = [
   { name: 'bare+sleep', domains: [], read: 'sleep' },
   // What daebug costs the page when it reads Playwright's own session (PlaywrightTap): one round trip at the end.
   { name: 'bare+evaluate', domains: [], read: 'page-evaluate' },
-  { name: 'bare+read', domains: [], read: 'page-read' },
   // A page session of Playwright's own kind (context.newCDPSession), then nothing, a Runtime.evaluate, or a command
   // Chromium dispatches on the renderer's IO thread, which interrupts running JavaScript (Performance.getMetrics).
   { name: 'cdp', domains: [], read: 'cdp' },
   { name: 'cdp+evaluate', domains: [], read: 'cdp-evaluate' },
   { name: 'cdp+metrics', domains: [], read: 'cdp-metrics' },
+  // With Audits.enable too (browser issues).
+  { name: 'cdp+audits', domains: [], read: 'cdp-audits' },
   // With Runtime on that session: daebug's end-of-test read of every logged value (READ_FN), of the errors' and
   // warnings' values only, and the cheapest read there is (JSON.stringify of each value, no serializer to compile).
-  { name: 'cdp+audits', domains: [], read: 'cdp-audits' },
   { name: 'cdp+read', domains: [], read: 'cdp-read' },
   { name: 'cdp+read-errors', domains: [], read: 'cdp-read-errors' },
   { name: 'cdp+read-json', domains: [], read: 'cdp-read-json' },
-  { name: 'bare+read1', domains: [], read: 'page-read1' },
-  { name: 'bare+json', domains: [], read: 'page-json' },
-  { name: 'bare+parse', domains: [], read: 'page-parse' },
   { name: 'all-read', domains: ['Network.enable', 'Runtime.enable', 'Page.enable', 'Log.enable', 'Target.setAutoAttach'] },
   { name: 'all', domains: ['Network.enable', 'Runtime.enable', 'Page.enable', 'Log.enable', 'Target.setAutoAttach'], read: true },
 ];
@@ -149,12 +146,6 @@ async function main(): Promise<void> {
   const gotoOnly = process.argv.includes('--goto-only');
   // --locator: the end waits with locator.waitFor(), which leaves no work of Playwright's running in the page.
   const locatorWait = process.argv.includes('--locator');
-  // The end-of-test read in the page's main world, as an expression: the serializer over 20 logged values and 2 errors.
-  const values = '[...Array.from({ length: 20 }, (_, i) => ["item " + i + " loaded", { id: i, name: "item-" + i, tags: ["a", "b"], nested: { ok: true, n: i } }]), [new Error("a")], [new Error("b")]]';
-  const pageRead1 = `(() => { const serialize = (${serializer}); return serialize('console', ['item', { id: 1 }], { maxDepth: 3, maxBreadth: 50, maxLength: 1000 }); })()`;
-  const pageJson = `(() => ${values}.map((v) => JSON.stringify(v)))()`;
-  const pageParse = `(() => { const serialize = (${serializer}); return typeof serialize; })()`;
-  const pageRead = `(() => { const serialize = (${serializer}); return ${values}.map((v, i) => serialize(i < 20 ? 'console' : 'thrown', i < 20 ? v : v[0], { maxDepth: 3, maxBreadth: 50, maxLength: 1000 })); })()`;
   const shared = samePage ? await (await browser.newContext()).newPage() : undefined;
   const runOne = async (variant: Variant) => {
     const context = shared ? shared.context() : await browser.newContext();
@@ -184,15 +175,7 @@ async function main(): Promise<void> {
         ? () => new Promise<void>((r) => setTimeout(r, 10))
         : variant.read === 'page-evaluate'
           ? async () => void (await page.evaluate('0'))
-          : variant.read === 'page-read'
-            ? async () => void (await page.evaluate(pageRead))
-            : variant.read === 'page-read1'
-              ? async () => void (await page.evaluate(pageRead1))
-              : variant.read === 'page-json'
-                ? async () => void (await page.evaluate(pageJson))
-                : variant.read === 'page-parse'
-                  ? async () => void (await page.evaluate(pageParse))
-            : async () => undefined;
+          : async () => undefined;
     await page.goto(url);
     // --goto-only: the test ends at the load event, while the page may still be busy after it.
     if (locatorWait) await page.locator('body[data-done]').waitFor({ state: 'attached' });

@@ -83,14 +83,14 @@ export function messageFromStack(stack: string): string {
 
 /**
  * Whether reading an Error in the page could add anything to its description (the stack V8 sent): a `cause` or an
- * AggregateError's `errors`. V8's preview of an Error lists its own properties, non-enumerable ones included (`stack`,
- * `message`), so a built-in Error's complete preview without either says there is nothing to read. Skipping that read matters at the
- * test's end: with nothing left to read, the barrier does not wait for the page's main thread to be free
- * (Target.roundTrip).
+ * AggregateError's `errors`. V8's preview of an Error lists its own properties, non-enumerable ones included
+ * (`stack`, `message`, a `cause`), so a built-in Error's complete preview without either says there is nothing to
+ * read. A subclass is always read: the serializer also finds a `cause` its prototype holds, which no preview shows.
+ * Skipping the read matters at the test's end: with nothing left to read, the barrier does not wait for the page's
+ * main thread (Target.roundTrip).
  */
 function mayHoldParts(error: RemoteObject): boolean {
   const preview = error.preview;
-  // The preview of a subclass's instance leaves out properties its constructor or class fields set (a `cause` field).
   if (!preview?.properties || preview.overflow || !BUILT_IN_ERRORS.has(error.className ?? '')) return true;
   return preview.properties.some((p) => p.name === 'cause' || p.name === 'errors');
 }
