@@ -109,6 +109,26 @@ test('pool of two workers from one script', async ({ page, daebug }) => {
   observe('pool', { before, after: brief(daebug.events()) });
 });
 
+test.describe(() => {
+  test.use({ daebugLimits: { eventsPerSecond: 100000 } });
+  test('values logged while the test settles', async ({ page, daebug }) => {
+    await page.setContent('<p>ticks</p>');
+    // A timer logs an object every few ms while the test settles again and again: after each settle's read, the
+    // page has logged more, whose values are still to be read.
+    await page.evaluate(() => {
+      let i = 0;
+      const timer = setInterval(() => {
+        console.log('tick', { i, nested: { deep: [i] } });
+        if (++i === 150) clearInterval(timer);
+      }, 0);
+    });
+    await expect.poll(async () => {
+      await daebug.settle();
+      return daebug.events().filter((e) => e.message.startsWith('tick')).length;
+    }, { intervals: [0] }).toBe(150);
+  });
+});
+
 for (let i = 0; i < ${ORDER_RUNS}; i++) {
   test('causal order ' + i, async ({ page, daebug }) => {
     await page.goto('/index.html');
@@ -162,7 +182,7 @@ for (const sessions of ['playwright', 'own'] as const) {
     test('every target scenario ran to its end', () => {
       expect(run.signal, 'the inline run ended by itself').toBeNull();
       const titles = [...run.byTitle.keys()];
-      expect(titles, run.output.slice(-4000)).toHaveLength(7 + POPUP_RUNS + ORDER_RUNS);
+      expect(titles, run.output.slice(-4000)).toHaveLength(8 + POPUP_RUNS + ORDER_RUNS);
       for (const [title, r] of run.byTitle) expect.soft(r.json.test.status, `${title}\n${run.output.slice(-4000)}`).toBe('passed');
     });
 
@@ -284,6 +304,13 @@ for (const sessions of ['playwright', 'own'] as const) {
         firstConsole: events.findIndex((e) => e.realm === 'worker:order-worker.js' && e.source.startsWith('console.')),
       };
     }
+
+    test('9. values logged while the test settles are all read: a read lets go of its own objects only, not of those logged since', () => {
+      const ticks = (reported(run, 'values logged while the test settles').json.events as any[]).filter((e) => e.source === 'console.log');
+      expect(ticks).toHaveLength(150);
+      expect(ticks.filter((e) => e.preview).map((e) => e.message)).toEqual([]);
+      expect(ticks.map((e) => e.message)).toEqual(Array.from({ length: 150 }, (_, i) => `tick {"i":${i},"nested":{"deep":[${i}]}}`));
+    });
 
     test(`8. causal order, ${ORDER_RUNS} runs: navigation, then worker.start, then the worker's first console event`, () => {
       const problems: string[] = [];

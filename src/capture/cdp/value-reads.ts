@@ -91,9 +91,12 @@ export class ValueReads {
     }
     const done = Promise.all([...byContext.values()].map((batch) => this.read(target, batch))).then(() => {
       // Console arguments stay alive in the page for daebug's session until released; nothing waits for that, and
-      // at the test's end the context's close releases them anyway.
+      // at the test's end the context's close releases them anyway. Released one by one: the page may have logged
+      // more since (their notifications on the way), and releasing the whole 'console' group would take those too,
+      // so their read would fail and keep V8's preview.
       // On Playwright's own session (tapped) the objects are Playwright's console handles too: they stay.
-      if (reads.length && !this.contextsClosing && !target.tapped) void target.send('Runtime.releaseObjectGroup', { objectGroup: 'console' }).catch(() => undefined);
+      if (this.contextsClosing || target.tapped) return;
+      for (const read of reads) for (const value of read.values) if ('objectId' in value) void target.send('Runtime.releaseObject', { objectId: value.objectId }).catch(() => undefined);
     });
     this.inflight.add(done);
     void done.finally(() => this.inflight.delete(done));

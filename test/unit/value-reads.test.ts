@@ -1,0 +1,100 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Recorder } from '../../src/capture/recorder';
+import { Target, type TargetListener } from '../../src/capture/cdp/target';
+import { ValueReads, type ValueRead } from '../../src/capture/cdp/value-reads';
+import { defaultLimits } from '../../src/options';
+
+/** A page whose reads answer only when the test says so, recording every command daebug sent. */
+class HeldPage extends Target {
+  readonly sent: Array<{ method: string; params: any }> = [];
+  private readonly answers: Array<() => void> = [];
+  constructor(readonly tapped: boolean) {
+    super('page', 'http://127.0.0.1/', 'T1', 'C1', undefined, listener);
+  }
+  send(method: string, params?: any): Promise<unknown> {
+    this.sent.push({ method, params });
+    if (method !== 'Runtime.callFunctionOn') return Promise.resolve({});
+    // The read answers each value with its own label: what the page would have serialized.
+    const labels = (params.arguments as Array<{ objectId?: string }>).slice(2).map((a) => ({ text: `read ${a.objectId}` }));
+    return new Promise((resolve) => this.answers.push(() => resolve({ result: { value: labels } })));
+  }
+  reads(): Array<{ method: string; params: any }> {
+    return this.sent.filter((c) => c.method === 'Runtime.callFunctionOn');
+  }
+  answerNext(): void {
+    this.answers.shift()?.();
+  }
+  enable(): Promise<unknown> {
+    return Promise.resolve();
+  }
+  setNetwork(): void {}
+}
+
+const listener: TargetListener = { onEvent() {}, onAttached() {}, onDetached() {} };
+
+function setup(tapped = true) {
+  const recorder = new Recorder({ strict: false, capture: true, ignore: [], limits: { ...defaultLimits } });
+  const reads = new ValueReads(() => ({ maxDepth: 3, maxBreadth: 50, maxLength: 1000 }), () => recorder.changed());
+  const page = new HeldPage(tapped);
+  let n = 0;
+  const log = () => {
+    const id = `obj-${++n}`;
+    const event = recorder.add({ type: 'console', level: 'log', source: 'console.log', realm: 'page', timeMs: Date.now(), message: 'preview' });
+    const read: ValueRead = { kind: 'console', on: { executionContextId: 1 }, values: [{ objectId: id }], event, apply: (value: { text: string }) => (event.message = value.text) };
+    reads.add(page, read);
+    return event;
+  };
+  return { reads, page, log };
+}
+
+describe('value reads', () => {
+  it("on daebug's own session, releases exactly the objects it read, never the whole console group", async () => {
+    const { reads, page, log } = setup(false);
+    const events = [log(), log()];
+    const flushed = reads.flush();
+    // Logged while the read is on its way: a release of the whole 'console' group would take this one's object too.
+    const later = log();
+    page.answerNext();
+    await flushed;
+    await nextTurn();
+    assert.deepEqual(
+      events.map((e) => e.message),
+      ['read obj-1', 'read obj-2'],
+    );
+    const released = page.sent.filter((c) => c.method.startsWith('Runtime.release'));
+    assert.deepEqual(
+      released.map((c) => [c.method, c.params.objectId]),
+      [
+        ['Runtime.releaseObject', 'obj-1'],
+        ['Runtime.releaseObject', 'obj-2'],
+      ],
+    );
+    const next = reads.flush();
+    page.answerNext();
+    await next;
+    assert.equal(later.message, 'read obj-3');
+  });
+
+  it("on Playwright's session (tapped), releases nothing: the objects are Playwright's console handles too", async () => {
+    const { reads, page, log } = setup(true);
+    log();
+    const flushed = reads.flush();
+    page.answerNext();
+    await flushed;
+    await nextTurn();
+    assert.equal(page.sent.filter((c) => c.method.startsWith('Runtime.release')).length, 0);
+  });
+
+  it('releases nothing when the contexts close next: the close lets go of everything at once', async () => {
+    const { reads, page, log } = setup(false);
+    log();
+    reads.contextsClosing = true;
+    const flushed = reads.flush();
+    page.answerNext();
+    await flushed;
+    await nextTurn();
+    assert.equal(page.sent.filter((c) => c.method.startsWith('Runtime.release')).length, 0);
+  });
+});
