@@ -9,7 +9,7 @@ import { fmt, launchOptions, log, median, port, repoRoot } from './lib';
  * attach). CPU of every Chromium process (from /proc) and of this process per page, variants alternating, medians.
  * Usage: npx tsx bench/capture-split.ts [rounds=6] [pages=20]   (needs the fixtures server on BENCH_PORT)
  */
-type Variant = { name: string; domains: string[]; read?: boolean | 'trivial' | 'evaluate' | 'sleep' | 'page-evaluate' | 'cdp' | 'cdp-evaluate' | 'cdp-metrics' | 'cdp-read' | 'cdp-read-errors' | 'cdp-read-json' | 'cdp-audits' };
+type Variant = { name: string; domains: string[]; read?: boolean | 'trivial' | 'evaluate' | 'sleep' | 'page-evaluate' | 'cdp' | 'cdp-evaluate' | 'cdp-metrics' | 'cdp-read' | 'cdp-read-errors' | 'cdp-read-json' | 'cdp-audits' | 'cdp-read-eager' };
 const ALL_VARIANTS: Variant[] = [
   { name: 'bare', domains: [] },
   { name: 'attach', domains: ['attach'] },
@@ -39,6 +39,9 @@ const ALL_VARIANTS: Variant[] = [
   { name: 'cdp+read', domains: [], read: 'cdp-read' },
   { name: 'cdp+read-errors', domains: [], read: 'cdp-read-errors' },
   { name: 'cdp+read-json', domains: [], read: 'cdp-read-json' },
+  // daebug's read as the values arrive (batched per turn, one in flight), then at the end the interrupt, or a wait
+  // for a read still in flight.
+  { name: 'cdp+read-eager', domains: [], read: 'cdp-read-eager' },
   { name: 'all-read', domains: ['Network.enable', 'Runtime.enable', 'Page.enable', 'Log.enable', 'Target.setAutoAttach'] },
   { name: 'all', domains: ['Network.enable', 'Runtime.enable', 'Page.enable', 'Log.enable', 'Target.setAutoAttach'], read: true },
 ];
@@ -46,6 +49,7 @@ const ALL_VARIANTS: Variant[] = [
 const VARIANTS = process.env['BENCH_SPLIT'] ? ALL_VARIANTS.filter((v) => process.env['BENCH_SPLIT']!.split(',').includes(v.name)) : ALL_VARIANTS;
 
 const TICKS = 100; // USER_HZ
+let eagerInFlightAtEnd = 0;
 
 function descendants(root: number): number[] {
   const children = new Map<number, number[]>();
@@ -152,9 +156,32 @@ async function main(): Promise<void> {
     const page = shared ?? (await context.newPage());
     const cdp = typeof variant.read === 'string' && variant.read.startsWith('cdp') ? await context.newCDPSession(page) : undefined;
     const logged: Array<{ type: string; args: Array<{ objectId?: string; value?: unknown }>; contextId: number }> = [];
+    const eager = variant.read === 'cdp-read-eager';
+    let inflight: Promise<unknown> | undefined;
+    let scheduled = false;
+    const readNow = (batch: typeof logged): Promise<unknown> => {
+      const values = batch.flatMap((l) => l.args.map((a) => (a.objectId ? { objectId: a.objectId } : { value: a.value })));
+      const layout = batch.flatMap((l) => ['console', l.args.length]);
+      return cdp!.send('Runtime.callFunctionOn', { executionContextId: batch[0]!.contextId, functionDeclaration: READ_FN, arguments: [{ value: { maxDepth: 3, maxBreadth: 50, maxLength: 1000 } }, { value: layout }, ...values], returnByValue: true, silent: true }).catch(() => undefined);
+    };
+    const scheduleEager = () => {
+      if (scheduled || inflight) return;
+      scheduled = true;
+      setImmediate(() => {
+        scheduled = false;
+        if (inflight || !logged.length) return;
+        inflight = readNow(logged.splice(0)).then(() => {
+          inflight = undefined;
+          if (logged.length) scheduleEager();
+        });
+      });
+    };
     if (cdp) {
       // Every cdp variant enables Runtime, so they differ only in what they do at the end.
-      cdp.on('Runtime.consoleAPICalled', (event) => logged.push({ type: event.type, args: event.args, contextId: event.executionContextId }));
+      cdp.on('Runtime.consoleAPICalled', (event) => {
+        logged.push({ type: event.type, args: event.args, contextId: event.executionContextId });
+        if (eager) scheduleEager();
+      });
       await cdp.send('Runtime.enable');
       if (variant.read === 'cdp-audits') await cdp.send('Audits.enable');
     }
@@ -162,6 +189,13 @@ async function main(): Promise<void> {
       ? async () => {
           if (variant.read === 'cdp-evaluate') await cdp.send('Runtime.evaluate', { expression: '0' });
           if (variant.read === 'cdp-metrics') await cdp.send('Performance.getMetrics');
+          if (eager) {
+            if (inflight) eagerInFlightAtEnd++;
+            if (logged.length) await readNow(logged.splice(0));
+            else if (!inflight) await cdp.send('Performance.getMetrics');
+            while (inflight) await inflight;
+            return;
+          }
           const reads = variant.read === 'cdp-read-errors' ? logged.filter((l) => l.type === 'error' || l.type === 'warning') : logged;
           if (!reads.length || !['cdp-read', 'cdp-read-errors', 'cdp-read-json'].includes(variant.read as string)) return;
           const values = reads.flatMap((l) => l.args.map((a) => (a.objectId ? { objectId: a.objectId } : { value: a.value })));
@@ -205,6 +239,7 @@ async function main(): Promise<void> {
     log(`round ${round}: ${VARIANTS.map((v) => `${v.name} ${fmt(cpu[v.name]!.at(-1)!, 1)}`).join(', ')}`);
   }
   await browser.close();
+  if (VARIANTS.some((v) => v.read === 'cdp-read-eager')) log(`cdp+read-eager: a read was still in flight at ${eagerInFlightAtEnd} of ${rounds * pages + 1} ends`);
   const bare = median(cpu[VARIANTS[0]!.name]!);
   for (const v of VARIANTS) log(`${v.name.padEnd(20)} Chromium ${fmt(median(cpu[v.name]!), 1)} ms/page (${median(cpu[v.name]!) >= bare ? '+' : ''}${fmt(median(cpu[v.name]!) - bare, 1)} against ${VARIANTS[0]!.name}), node ${fmt(median(node[v.name]!), 1)} ms/page`);
 }
