@@ -1,5 +1,10 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { runInlineTest } from './helpers/run-playwright';
+
+// `npx daebug` runs dist/cli/bin.js through node: run `npm run build` after changing src/.
+const bin = path.resolve(__dirname, '..', 'dist', 'cli', 'bin.js');
 
 // Chromium's DevTools issues: a script the page's own Content-Security-Policy blocks, and a fetch CORS blocks. The
 // fixtures server sends `?csp=` as the page's policy; localhost is another origin than the page's 127.0.0.1.
@@ -83,6 +88,14 @@ test('a CSP-blocked script and a CORS-blocked fetch are one structured event eac
   const replaced = byTitle.get('an iframe document the page replaces at once') as any;
   expect(replaced.events.filter((e: any) => e.source === 'network'), JSON.stringify(replaced.events, null, 2)).toEqual([]);
   for (const text of [JSON.stringify(replaced), ...Object.values(result.markdown)]) expect(text).not.toMatch(/data:image\/svg\+xml,[^…\s"]{60}/);
+
+  // Whatever fails a strict test is among `daebug errors`: the blocked script is; the CORS block (a failed request,
+  // not unexpected here) is not.
+  const cli = spawnSync(process.execPath, [bin, 'errors', '--json', '--dir', result.reportsDir], { encoding: 'utf8' });
+  const listed = (JSON.parse(cli.stdout).errors as any[]).map((e) => [e.test.title, e.source]);
+  expect(listed, cli.stdout + cli.stderr).toContainEqual(['a script blocked by the CSP', 'browser.issue']);
+  expect(listed).toContainEqual(['strict mode fails on a script the CSP blocked', 'browser.issue']);
+  expect(listed.filter(([title]) => title === 'a fetch blocked by CORS')).toEqual([]);
 
   const strict = byTitle.get('strict mode fails on a script the CSP blocked') as any;
   expect(strict.test.status).toBe('failed');

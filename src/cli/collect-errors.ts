@@ -1,14 +1,19 @@
 import path from 'node:path';
 import { rankRootCause, type RootCause } from '../diagnosis/rank';
+import { isBlockingCsp } from '../model/classify';
 import { firstUserFrame } from '../format/frames';
 import type { IndexEntryData } from '../model/run-index';
 import type { DaebugEvent, Frame } from '../model/schema';
 import type { ReportFile } from './read-reports';
 import type { CliError, CliLocation, CliTest, ErrorsOutput } from './schema';
 
-/** The events `summary.errors` counts (reporter/build-report.ts): thrown errors, crashes and error-level console calls. */
+/**
+ * The events `daebug errors` lists: thrown errors, crashes, error-level console calls, and everything else the test
+ * counted as an unexpected error (a script the page's CSP blocked; a failed request under `daebugNetwork: 'strict'`),
+ * so that whatever fails a strict test is among them.
+ */
 export function isErrorEvent(event: DaebugEvent): boolean {
-  return event.type === 'error' || (event.source.startsWith('console.') && event.level === 'error');
+  return event.type === 'error' || (event.source.startsWith('console.') && event.level === 'error') || isBlockingCsp(event) || event.unexpected === true;
 }
 
 export function cliTest(dir: string, row: IndexEntryData): CliTest {

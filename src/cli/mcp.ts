@@ -41,7 +41,7 @@ export async function runMcpServer(dir: string): Promise<void> {
     'daebug_get_errors',
     {
       title: 'Browser errors of the last Playwright run',
-      description: `The most recent JavaScript errors the browser had during the Playwright tests (uncaught errors, unhandled rejections, console.error, crashes), oldest first, each with its original source location (the first frame of the app's code), its stack with library frames folded, whether it is its test's root cause, test and report file. Same text as \`npx daebug errors\`. Says "No JavaScript errors captured" when there are none. Reads ${dir}/.`,
+      description: `The most recent JavaScript errors the browser had during the Playwright tests (uncaught errors, unhandled rejections, console.error, crashes, and anything else a test counted as unexpected: a script its CSP blocked, a failed request under daebugNetwork: 'strict'), oldest first, each with its original source location (the first frame of the app's code), its stack with library frames folded, whether it is its test's root cause, test and report file. Same text as \`npx daebug errors\`. Says "No JavaScript errors captured" when there are none. Reads ${dir}/.`,
       inputSchema: {
         limit: z.number().int().min(1).default(DEFAULT_ERRORS_LIMIT).describe(`Maximum number of recent errors to return (default ${DEFAULT_ERRORS_LIMIT})`),
         test: z.string().optional().describe('Only tests whose title path, spec file or report name contains this text, or matches /regex/flags'),

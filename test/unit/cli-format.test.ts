@@ -48,7 +48,7 @@ const at = (second: number) => `2026-01-02T03:04:${String(second).padStart(2, '0
 describe('collectErrors', () => {
   it('keeps the most recent N across tests and attempts, oldest first', () => {
     const files = [
-      reportFile('one', [event('one-b', at(5)), event('log', at(6), { type: 'console', source: 'console.log', level: 'log' })], [[event('one-retry0', at(1))]]),
+      reportFile('one', [event('one-b', at(5)), event('log', at(6), { type: 'console', source: 'console.log', level: 'log', unexpected: undefined })], [[event('one-retry0', at(1))]]),
       reportFile('two', [event('two-a', at(3)), event('two-c', at(9), { type: 'console', source: 'console.error', level: 'error' })]),
     ];
     const all = collectErrors(files, { dir: 'reports', limit: 20 });
@@ -71,11 +71,17 @@ describe('collectErrors', () => {
     assert.deepEqual([all.errors.map((e) => e.message), all.total, all.expectedLeftOut], [['ignored', 'real'], 2, 0]);
   });
 
-  it('counts what summary.errors counts: thrown errors, crashes, error-level console calls', () => {
+  it('lists thrown errors, crashes, error-level console calls, and whatever else the test counted as unexpected', () => {
     assert.equal(isErrorEvent(event('x', at(1))), true);
     assert.equal(isErrorEvent(event('x', at(1), { type: 'error', source: 'page.crash', level: 'error' })), true);
     assert.equal(isErrorEvent(event('x', at(1), { type: 'console', source: 'console.error', level: 'error' })), true);
-    assert.equal(isErrorEvent(event('x', at(1), { type: 'console', source: 'console.warn', level: 'warning' })), false);
+    assert.equal(isErrorEvent(event('x', at(1), { type: 'console', source: 'console.warn', level: 'warning', unexpected: undefined })), false);
+    // Whatever the test counted as unexpected: a script its CSP blocked, a failed request under daebugNetwork: 'strict'.
+    const csp = { kind: 'csp' as const, code: 'ContentSecurityPolicyIssue' };
+    assert.equal(isErrorEvent(event('x', at(1), { type: 'console', source: 'browser.issue', level: 'error', issue: csp, unexpected: undefined, expected: true })), true);
+    assert.equal(isErrorEvent(event('x', at(1), { type: 'console', source: 'browser.issue', level: 'warning', issue: { ...csp, reportOnly: true }, unexpected: undefined })), false);
+    assert.equal(isErrorEvent(event('x', at(1), { type: 'console', source: 'network', level: 'error', unexpected: true })), true);
+    assert.equal(isErrorEvent(event('x', at(1), { type: 'console', source: 'network', level: 'error', unexpected: undefined })), false);
   });
 
   it('locates an error where the Markdown does: its first user frame, original position and function, else its raw location', () => {
