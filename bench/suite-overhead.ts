@@ -11,13 +11,16 @@ const ROUNDS = quick ? 1 : Number(process.env['BENCH_ROUNDS'] ?? 5);
  * `locator.waitFor()`. `BENCH_SUITE_WAIT=selector` uses `page.waitForSelector()`, which returns an ElementHandle:
  * Playwright then injects its script into the page's main world to describe that handle, work still running in the
  * renderer when the test ends (a bare run closes the context in the middle of it; daebug's read at the test's end
- * waits for it). `expect` is `await expect(locator).toBeAttached()`, the web-first assertion; `goto` waits for
- * nothing more than the load event, so the test ends while the page may still be busy after its load.
+ * waits for it). `expect` is `await expect(locator).toBeAttached()`, the web-first assertion;
+ * `click` waits like `locator`, then clicks (daebug's barrier then also waits for the page's 0 ms timers); `goto`
+ * waits for nothing more than the load event, so the test ends while the page may still be busy after its load.
  */
 const WAITS = {
   locator: "await page.locator('body[data-done]').waitFor({ state: 'attached' });",
   selector: "await page.waitForSelector('body[data-done]', { state: 'attached' });",
   expect: "await expect(page.locator('body[data-done]')).toBeAttached();",
+  // Then a click: an action that runs the page's handlers, after which daebug's end waits for 0 ms timers too.
+  click: "await page.locator('body[data-done]').waitFor({ state: 'attached' }); await page.click('#app');",
   goto: '',
 } as const;
 export type SuiteWait = keyof typeof WAITS;

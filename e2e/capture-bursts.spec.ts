@@ -9,6 +9,8 @@ import { reported, sharedRun, type HostileRun, observedIn } from './helpers/host
 // fixtures/targets/burst.html resolve once a later timer ran, i.e. after the whole burst happened); each inline
 // test writes what the fixture API returned right after `settle()` to observed/<name>.json, synchronously.
 const SETTLE_RUNS = 3;
+// A click whose handler throws in a 0 ms timer races the barrier; it runs often enough to show a lost race.
+const CLICK_RUNS = 10;
 
 const spec = `
 import fs from 'node:fs';
@@ -97,6 +99,31 @@ test('settle while the page runs a long task', async ({ page, daebug }) => {
   server.close();
 });
 
+const THROWING_BUTTON = '<button id="b" onclick="console.log(\\'clicked\\', { n: 1 }); setTimeout(() => { throw new Error(\\'thrown after the click\\'); }, 0)">b</button>';
+
+for (let run = 0; run < ${CLICK_RUNS}; run++) {
+  test('click, then the test ends ' + run, async ({ page }) => {
+    await page.setContent(THROWING_BUTTON);
+    await page.click('#b');
+  });
+
+  test('click, then settle ' + run, async ({ page, daebug }) => {
+    await page.setContent(THROWING_BUTTON);
+    await page.click('#b');
+    await daebug.settle();
+    observe('click-settle-' + run, daebug.errors().map((e) => e.message));
+  });
+}
+
+test('click under a fake clock', async ({ page, daebug }) => {
+  await page.clock.install();
+  await page.setContent(THROWING_BUTTON);
+  await page.click('#b');
+  const started = Date.now();
+  await daebug.settle();
+  observe('fake-clock', { settleMs: Date.now() - started, errors: daebug.errors().map((e) => e.message) });
+});
+
 for (let run = 0; run < ${SETTLE_RUNS}; run++) {
   test('settle barrier ' + run, async ({ page, daebug }) => {
     await page.goto('/targets/settle.html');
@@ -161,7 +188,7 @@ function expectHeadAndNewest(messages: string[], prefix: string, count: number, 
 
 test('every burst scenario ran to its end', () => {
   expect(run.signal, 'the inline run ended by itself').toBeNull();
-  expect([...run.byTitle.keys()], run.output.slice(-4000)).toHaveLength(5 + SETTLE_RUNS);
+  expect([...run.byTitle.keys()], run.output.slice(-4000)).toHaveLength(6 + SETTLE_RUNS + 2 * CLICK_RUNS);
   for (const [title, r] of run.byTitle) expect.soft(r.json.test.status, `${title}\n${run.output.slice(-4000)}`).toBe('passed');
 });
 
@@ -253,6 +280,24 @@ test('7. settle does not wait for JavaScript the page is running: what the page 
   const r = reported(run, 'settle while the page runs a long task').json;
   expect((r.events as Brief[]).map((e) => e.message), 'the report holds what the page said before the test ended').toContain('before the long task');
   expect(r.test.status).toBe('passed');
+});
+
+test(`7. an error a click's 0 ms timer throws is in the report of a test that ends right after the click (${CLICK_RUNS} runs)`, () => {
+  for (let i = 0; i < CLICK_RUNS; i++) {
+    const r = reported(run, `click, then the test ends ${i}`).json;
+    expect.soft((r.events as Brief[]).filter((e) => e.source === 'window.onerror').map((e) => e.message), `run ${i}`).toEqual(['Error: thrown after the click']);
+  }
+});
+
+test(`7. settle after a click waits for the 0 ms timer its handler set: the error it throws is in errors() (${CLICK_RUNS} runs)`, () => {
+  for (let i = 0; i < CLICK_RUNS; i++) expect.soft(observed(`click-settle-${i}`), `run ${i}`).toEqual(['Error: thrown after the click']);
+});
+
+test("7. settle after a click under a fake clock does not wait for the clock's timers", () => {
+  const seen = observed('fake-clock');
+  // The fake clock never fires the handler's timer; settle's own timer is the browser's (Playwright's utility world).
+  expect(seen.errors).toEqual([]);
+  expect(seen.settleMs, 'settle took').toBeLessThan(4000);
 });
 
 test(`7. settle is a barrier across realms (${SETTLE_RUNS} runs): a worker's 25 timer errors and its console values`, () => {

@@ -1,5 +1,6 @@
 import { test as base, type APIRequestContext, type BrowserContext, type TestType, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type Fixtures } from '@playwright/test';
 import { TestCapture } from './capture/test-capture';
+import { runsPageHandlers } from './capture/input-calls';
 import { internalCall } from './capture/cdp/internal-call';
 import { Recorder } from './capture/recorder';
 import { Daebug } from './daebug';
@@ -132,6 +133,10 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
       const listener = {
         runAfterCreateBrowserContext: (context: BrowserContext) => capture.addContext(context),
         runBeforeCloseBrowserContext: () => capture.flushReads(),
+        // The test's own calls (daebug's are internal and not reported): a click or an evaluate runs page handlers.
+        onApiCallBegin: (_call: unknown, channel: unknown) => {
+          if (runsPageHandlers(channel)) capture.noteHandlersRan();
+        },
       };
       const instrumentation = (playwright as unknown as { _instrumentation?: { addListener(l: object): void; removeListener(l: object): void } })._instrumentation;
       instrumentation?.addListener(listener);

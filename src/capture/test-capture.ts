@@ -21,6 +21,12 @@ const ASYNC_STACK_DEPTH = 8;
 const FATAL_SOURCES: ReadonlySet<string> = new Set(['page.crash', 'browser.disconnected']);
 
 /**
+ * How long a barrier waits for a page's timers before it ends on the plain round trip: a page in a long task, or
+ * with a fake clock in its main world, is not waited for.
+ */
+const TIMER_TURN_MS = 250;
+
+/**
  * Everything daebug captures for one test: every page, popup, frame and worker (dedicated at any depth, service,
  * shared) of every browser context the test uses, its own and those it creates. In Chromium through daebug's
  * browser-level CDP connection; in other browsers through Playwright's events.
@@ -39,6 +45,8 @@ export class TestCapture implements TargetListener, RuntimeSink {
   private readonly pageTargets = new WeakMap<Page, Promise<Target | undefined>>();
   private ended = false;
   private primaryContextId: string | undefined;
+  /** The test made a page run its handlers (a click, an evaluate) since the last barrier: src/capture/input-calls.ts. */
+  private handlersRan = false;
 
   /** `reusesContext`: Playwright keeps the test's context for the next test (reuseContext, or component tests). */
   constructor(readonly recorder: Recorder, readonly reusesContext = false) {
@@ -142,22 +150,34 @@ export class TestCapture implements TargetListener, RuntimeSink {
     this.pageTargets.set(page, Promise.resolve(newest));
   }
 
+  /** The test made a page run its handlers: the next barrier waits for the timers they set with no delay. */
+  noteHandlersRan(): void {
+    this.handlersRan = true;
+  }
+
   /**
    * A barrier: afterwards the recorder holds every event the test's realms emitted before the call, with its
-   * values read. One round trip per live target, then the value reads.
+   * values read. One round trip per live target, then the value reads. After a call that ran the page's handlers,
+   * a page's round trip also waits for the timers they set with no delay (Target.timerTurn), so an error a click's
+   * `setTimeout(fn, 0)` throws is in, every time.
    */
   async settle(timeoutMs: number, options: { newTargets?: boolean; contextsClosing?: boolean } = {}): Promise<void> {
     if (options.contextsClosing) this.reads.contextsClosing = true;
+    const waitTimers = this.handlersRan;
+    this.handlersRan = false;
     let timer: NodeJS.Timeout | undefined;
     const barrier = this.inOneCall(async () => {
       // At the test's end a target made in its last moment has nothing left to say that the context's close keeps.
       if (options.newTargets !== false) await Promise.all([...this.connections].map((connection) => connection.sync().catch(() => undefined)));
       const targets = [...this.connections].flatMap((connection) => connection.liveTargets());
       // Reading a target's values runs on its own thread after what it emitted before: that is its round trip.
+      const roundTrip = (target: Target) => (this.reads.hasPending(target) ? this.reads.flushTarget(target) : target.roundTrip());
       await Promise.all(
-        targets.map((target) =>
-          this.reads.hasPending(target) ? this.reads.flushTarget(target) : target.roundTrip(),
-        ),
+        targets.map(async (target) => {
+          // The timers' events come before the turn's answer; their values are read below with the rest.
+          if (waitTimers && !target.isWorker && (await target.timerTurn(TIMER_TURN_MS))) return;
+          await roundTrip(target);
+        }),
       );
       await this.reads.flush();
     });

@@ -46,9 +46,11 @@ const WITH_STACK: ReadonlySet<string> = new Set(['error', 'warning', 'trace', 'a
 export function onRuntimeEvent(sink: RuntimeSink, target: Target, method: string, params: any): void {
   switch (method) {
     case 'Runtime.executionContextCreated': {
-      const context = params.context as { id: number; name?: string; auxData?: { type?: string } };
+      const context = params.context as { id: number; name?: string; auxData?: { type?: string; frameId?: string } };
       // Playwright's utility world logs its own markers (e.g. for setContent); they are not page output.
       if (context.name?.startsWith('__playwright') || context.auxData?.type === 'isolated') target.ignoredContexts.add(context.id);
+      // A page's main frame has the page's target id.
+      if (context.name?.startsWith('__playwright_utility_world') && context.auxData?.frameId === target.targetId) target.utilityContextId = context.id;
       return;
     }
     case 'Page.frameNavigated': {

@@ -23,6 +23,8 @@ export interface TargetListener {
 
 let nextKey = 0;
 
+const TIMER_TURN = 'new Promise((resolve) => setTimeout(resolve, 0))';
+
 /**
  * One target (page, frame, worker) daebug listens to, whichever session it is read on: daebug's own
  * (`OwnSessionTarget`) or Playwright's (`TappedTarget`).
@@ -37,6 +39,8 @@ export abstract class Target {
   readonly ignoredContexts = new Set<number>();
   /** Whether this target is read on Playwright's own session rather than one of daebug's. */
   abstract readonly tapped: boolean;
+  /** The main frame's context in Playwright's utility world, an isolated world: page code cannot replace its timers. */
+  utilityContextId: number | undefined;
 
   constructor(
     readonly type: TargetType,
@@ -79,6 +83,24 @@ export abstract class Target {
   roundTrip(): Promise<unknown> {
     const command = this.isWorker ? this.send('Runtime.evaluate', { expression: '0', silent: true, returnByValue: true }) : this.send('Performance.getMetrics');
     return command.catch(() => undefined);
+  }
+
+  /**
+   * A barrier that also waits for the timers the page set before it with no delay: a `setTimeout(fn, 0)` that an
+   * action's handler queued, and the error it throws, come before the answer, because timers of equal delay fire in
+   * the order they were set. It runs in Playwright's utility world when daebug saw it made (its `setTimeout` is the
+   * browser's, not a fake clock's), else in the page's main world. Resolves false when the page did not answer
+   * within `withinMs` (a long task, a fake clock) or could not run it; the caller then ends on `roundTrip()`.
+   */
+  timerTurn(withinMs: number): Promise<boolean> {
+    const context = this.utilityContextId === undefined ? {} : { contextId: this.utilityContextId };
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), withinMs)));
+    const turn = this.send('Runtime.evaluate', { expression: TIMER_TURN, awaitPromise: true, returnByValue: true, silent: true, ...context }).then(
+      (response: { exceptionDetails?: unknown } | undefined) => !response?.exceptionDetails,
+      () => false,
+    );
+    return Promise.race([turn, late]).finally(() => clearTimeout(timer));
   }
 
   /**
