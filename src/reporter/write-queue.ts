@@ -1,5 +1,8 @@
 import { writeAtomic, writeAtomicAsync } from './write';
 
+/** Past this many writes waiting, the next is written at once on the runner's thread. */
+export const MAX_WAITING = 64;
+
 /** Files written one after another; when one fails, those after it are not written (a report's `.md` needs its `.json`). */
 type Files = Array<[file: string, content: string]>;
 
@@ -16,7 +19,8 @@ interface Job {
  * libuv's thread pool, one after another in the order they were asked for. A write waiting for its turn is replaced
  * by a newer write of the same file (the index). The runner dispatches tests from the thread these writes would
  * otherwise block: a rename that waits on the file system's journal held up every worker's next test.
- * `drain()` resolves when everything asked for is on disk; `flushSync()` writes what is left at once (SIGTERM).
+ * Past MAX_WAITING writes waiting (a slow disk), a new one is written synchronously: memory stays bounded and nothing
+ * is dropped. `drain()` resolves when everything asked for is on disk; `flushSync()` writes what is left at once (SIGTERM).
  */
 export class WriteQueue {
   private readonly jobs: Job[] = [];
@@ -44,6 +48,9 @@ export class WriteQueue {
       return;
     }
     const job: Job = { key, files, onFail };
+    // A disk slower than the tests: the run slows down instead of holding every report in memory. A write of the
+    // file in flight waits its turn, so the older content cannot land after it.
+    if (this.jobs.length >= MAX_WAITING && this.running?.key !== key) return void this.writeNow(job);
     this.jobs.push(job);
     this.waiting.set(key, job);
     if (this.running) return;

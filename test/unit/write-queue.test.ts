@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { WriteQueue } from '../../src/reporter/write-queue';
+import { MAX_WAITING, WriteQueue } from '../../src/reporter/write-queue';
 import { DaebugReportWriteError } from '../../src/errors';
 import { tempDir as makeTempDir } from './helpers/temp-dir';
 
@@ -27,6 +27,22 @@ describe('WriteQueue', () => {
     for (let i = 0; i <= 50; i++) queue.write([[file, String(i)]]);
     await queue.drain();
     assert.equal(fs.readFileSync(file, 'utf8'), '50');
+  });
+
+  it('past MAX_WAITING writes waiting, writes the next at once: memory stays bounded, nothing is lost', async () => {
+    const dir = tempDir();
+    const queue = new WriteQueue((error) => assert.fail(String(error)));
+    const index = path.join(dir, 'index.json');
+    queue.write([[index, 'old']]);
+    for (let i = 0; i < 300; i++) queue.write([[path.join(dir, `r${i}.json`), String(i)]]);
+    const onDisk = fs.readdirSync(dir).filter((n) => /^r\d+\.json$/.test(n)).length;
+    assert.ok(onDisk >= 300 - MAX_WAITING, `${onDisk} reports on disk at once: the backlog grew past ${MAX_WAITING}`);
+    // The index is being written: a newer one waits its turn rather than land before the older content.
+    queue.write([[index, 'new']]);
+    await queue.drain();
+    assert.equal(fs.readFileSync(index, 'utf8'), 'new');
+    for (let i = 0; i < 300; i++) assert.equal(fs.readFileSync(path.join(dir, `r${i}.json`), 'utf8'), String(i));
+    assert.deepEqual(fs.readdirSync(dir).filter((n) => !n.endsWith('.json')), [], 'no temp files left');
   });
 
   it('does not block the event loop: a timer runs while the writes are under way', async () => {
