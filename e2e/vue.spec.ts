@@ -128,4 +128,9 @@ test('no component is borrowed from a neighbour: the TypeError is not labelled w
   expect(hook.message).toMatch(/\n\s*at <BrokenList>\s*\n\s*at <App>$/);
   expect(hook.component).toEqual({ name: 'BrokenList', framework: 'Vue', source: 'src/BrokenList.ts', line: declared.BrokenList, foundBy: 'name' });
   expect(section('Warnings')).toMatch(new RegExp(`^3\\. \`console\\.warn\` in \`page\` at \\S+: component \`<BrokenList>\` at \`src/BrokenList\\.ts:${declared.BrokenList}\` \\(found by name\\)$`, 'm'));
+  // Vue's warning is about the TypeError it rethrows right after: linked both ways, by index into the events.
+  const errorAt = json.events.findIndex((e: any) => e.source === 'window.onerror');
+  const hookAt = json.events.indexOf(hook);
+  expect(hook.causedBy).toBe(errorAt);
+  expect(json.events[errorAt].causes).toEqual([hookAt]);
 });

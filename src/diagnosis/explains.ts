@@ -1,6 +1,7 @@
 /**
  * Which event explains another, when the report itself shows it: React's boundary log follows the error it is about,
- * and a body that is not JSON (or a fetch that failed) follows the failed request it came from. Only these pairings:
+ * Vue's "Unhandled error during execution of <hook>" warning comes right before the error it rethrows or logs, and a
+ * body that is not JSON (or a fetch that failed) follows the failed request it came from. Only these pairings:
  * a guess from mere nearness would tie together errors that have nothing to do with each other. Pure.
  */
 import { UNCAUGHT_SOURCES } from '../model/classify';
@@ -8,6 +9,8 @@ import type { DaebugEvent } from '../model/schema';
 
 /** React 18's separate log about an error it caught, right after that error: "The above error occurred in the <X> component". */
 const REACT_BOUNDARY_LOG = /^(?:Warning: )?The above error occurred in the <[A-Za-z_$][\w$.]*> component/;
+/** Vue 3's warning about an error of a component's hook or handler, logged right before Vue rethrows or logs the error. */
+const VUE_UNHANDLED = /^\[Vue warn\]: Unhandled error during execution of /;
 /** How soon after its error React writes the boundary log: the same commit. */
 const BOUNDARY_LOG_MS = 1000;
 /** A parse error of a response body, or a fetch that failed: what a failed request shortly before explains. */
@@ -48,6 +51,11 @@ export function reactBoundaryLogAfter(event: DaebugEvent, events: readonly Daebu
 
 /** The event among `events` that explains this one, when the report shows it; undefined otherwise. */
 export function explainedBy(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent | undefined {
+  if (event.source === 'console.warn' && VUE_UNHANDLED.test(event.message)) {
+    // Vue's own error handling: the warning names the hook and the component, the error right after it is the cause.
+    const error = nextInRealm(event, events);
+    if (error && isThrownError(error) && Date.parse(error.time) - Date.parse(event.time) <= BOUNDARY_LOG_MS) return error;
+  }
   if (event.source === 'console.error' && REACT_BOUNDARY_LOG.test(event.message)) {
     const error = previousInRealm(event, events);
     if (error && reactBoundaryLogAfter(error, events) === event) return error;

@@ -51,6 +51,18 @@ describe('causal links', () => {
     assert.equal(reportSchema.parse({ ...report(events) }).events[1]?.causedBy, 0);
   });
 
+  it("links Vue's warning about an error of a hook to the error it rethrows or logs right after", () => {
+    const warning = event(400, { source: 'console.warn', level: 'warn', message: '[Vue warn]: Unhandled error during execution of mounted hook \n  at <BrokenList>\n  at <App>' });
+    const rethrown = event(401, { type: 'error', source: 'window.onerror', message: "TypeError: Cannot read properties of undefined (reading 'label')", unexpected: true });
+    const logged = event(401, { message: 'Error: save failed', loggedAt: { url: 'http://h/app.js', line: 1, column: 1 }, unexpected: true });
+    assert.deepEqual(causalLinks([warning, rethrown]), [[1, 0]]);
+    assert.deepEqual(causalLinks([warning, logged]), [[1, 0]]);
+    // Another warning, another realm, or an error long after is not it.
+    assert.deepEqual(causalLinks([warning, event(401, { source: 'console.warn', level: 'warn', message: '[Vue warn]: Missing required prop: "amount"' }), rethrown]), []);
+    assert.deepEqual(causalLinks([warning, { ...rethrown, realm: 'worker' }]), []);
+    assert.deepEqual(causalLinks([warning, { ...rethrown, time: new Date(T0 + 5000).toISOString() }]), []);
+  });
+
   it('links nothing by mere nearness', () => {
     assert.deepEqual(causalLinks([thrown, unrelated, { ...boundary, realm: 'worker' }]), []);
     // A request that failed after the error cannot have caused it.
