@@ -44,6 +44,13 @@ describe('formatMarkdown', () => {
     assert.equal(md.split('at f (http://x/a.js:1:2)').length, 2);
   });
 
+  it("says in the header how many events show V8's preview instead of their full values, and only when some do", () => {
+    const read = event(100, { message: 'state {"deep":{"x":1}}', structured: true });
+    const previewed = event(200, { message: 'state {"deep":Object}', structured: true, preview: true });
+    assert.ok(formatMarkdown(report({ events: [read, previewed] }), { maxBytes: 65536 }).includes("\n- Previews: 1 event shows V8's preview of the logged values (one level deep), not their full serialization\n"));
+    assert.ok(!formatMarkdown(report({ events: [read] }), { maxBytes: 65536 }).includes('- Previews:'));
+  });
+
   it('collapses identical consecutive events into one block with a count, as DevTools does', () => {
     const warns = Array.from({ length: 12 }, (_, i) => event(100 + i * 100, { source: 'console.warn', level: 'warn', message: 'deprecated prop' }));
     const other = event(2000, { source: 'console.warn', level: 'warn', message: 'another warning' });
