@@ -11,8 +11,8 @@ import type { DaebugEvent } from '../model/schema';
 const REACT_BOUNDARY_LOG = /^(?:Warning: )?The above error occurred in the <[A-Za-z_$][\w$.]*> component/;
 /** Vue 3's warning about an error of a component's hook or handler, logged right before Vue rethrows or logs the error. */
 const VUE_UNHANDLED = /^\[Vue warn\]: Unhandled error during execution of /;
-/** How soon after its error React writes the boundary log: the same commit. */
-const BOUNDARY_LOG_MS = 1000;
+/** How far a framework's own words about an error (React's boundary log, Vue's warning) lie from it: the same commit. */
+const FRAMEWORK_NOTE_MS = 1000;
 /** A parse error of a response body, or a fetch that failed: what a failed request shortly before explains. */
 const FROM_A_RESPONSE = /is not valid JSON|Unexpected end of JSON input|JSON\.parse: unexpected|Unexpected token '?<'?|Failed to fetch|NetworkError when attempting to fetch resource|Load failed/;
 /** How long before an error a failed request may still explain it (a fetch, then parsing its body), as enrich says. */
@@ -46,7 +46,7 @@ export function reactBoundaryLogAfter(event: DaebugEvent, events: readonly Daebu
   if (!isThrownError(event) || REACT_BOUNDARY_LOG.test(event.message)) return undefined;
   const next = nextInRealm(event, events);
   if (!next || next.source !== 'console.error' || !REACT_BOUNDARY_LOG.test(next.message)) return undefined;
-  return Date.parse(next.time) - Date.parse(event.time) <= BOUNDARY_LOG_MS ? next : undefined;
+  return Date.parse(next.time) - Date.parse(event.time) <= FRAMEWORK_NOTE_MS ? next : undefined;
 }
 
 /** The event among `events` that explains this one, when the report shows it; undefined otherwise. */
@@ -54,7 +54,7 @@ export function explainedBy(event: DaebugEvent, events: readonly DaebugEvent[]):
   if (event.source === 'console.warn' && VUE_UNHANDLED.test(event.message)) {
     // Vue's own error handling: the warning names the hook and the component, the error right after it is the cause.
     const error = nextInRealm(event, events);
-    if (error && isThrownError(error) && Date.parse(error.time) - Date.parse(event.time) <= BOUNDARY_LOG_MS) return error;
+    if (error && isThrownError(error) && Date.parse(error.time) - Date.parse(event.time) <= FRAMEWORK_NOTE_MS) return error;
   }
   if (event.source === 'console.error' && REACT_BOUNDARY_LOG.test(event.message)) {
     const error = previousInRealm(event, events);
