@@ -88,16 +88,19 @@ test('worker realm', async ({ page, daebug }) => {
   expect(await daebug.eval(worker, () => typeof (self as any).importScripts)).toBe('function');
 });
 
+// Each phase waits until its error has arrived, so the page's own 10 ms timer error is in before the job starts.
+const arrived = (daebug: any, message: string) => expect.poll(() => daebug.errors({ limit: 100 }).map((e: any) => e.message)).toContain(message);
+
 test('action block job and steps', async ({ page, daebug }) => {
   await page.goto('/background.html');
-  await page.waitForTimeout(100);
+  await arrived(daebug, 'Error: background timer error');
   await daebug.job('click the boom button', async () => {
     await page.click('#boom');
-    await page.waitForTimeout(100);
+    await arrived(daebug, 'Error: clicked boom');
   });
   await test.step('reject from a step', async () => {
     await page.click('#reject');
-    await page.waitForTimeout(100);
+    await arrived(daebug, 'Error: clicked rejection');
   });
 });
 
