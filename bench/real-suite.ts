@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { cpuSource, fmt, launchOptions, loadAverage, log, median, port, quick, runPlaywright, writeProject, type Row } from './lib';
+
+/**
+ * A suite of the shape real suites have (issue 25): a small shop (fixtures/bench/shop/) with three pages, a dedicated
+ * worker, a service worker, a few object logs and one failed request per page, and tests that navigate, click, fill
+ * and assert with web-first assertions the way Playwright's examples do. Bare Playwright, daebug's default, and daebug
+ * with `daebugCapture: false` (the fixture and reporter alone) run in alternating rounds.
+ */
+const REPEATS = quick ? 1 : 3;
+const ROUNDS = quick ? 1 : Number(process.env['BENCH_ROUNDS'] ?? 5);
+
+const SPECS: Record<string, string> = {
+  products: `
+  test('lists the products', async ({ page }) => {
+    await page.goto('/bench/shop/index.html');
+    await expect(page.getByRole('listitem')).toHaveCount(4);
+    await expect(page.getByText('24.50')).toBeVisible();
+  });
+  test('adds an item to the cart', async ({ page }) => {
+    await page.goto('/bench/shop/index.html');
+    await page.getByRole('button', { name: 'Add Kettle' }).click();
+    await page.getByRole('button', { name: 'Add Mug' }).click();
+    await expect(page.locator('#count')).toHaveText('2');
+    await expect(page.locator('#total')).toHaveText('30.75');
+  });
+  test('filters the list', async ({ page }) => {
+    await page.goto('/bench/shop/index.html');
+    await page.getByPlaceholder('Filter').fill('tea');
+    await expect(page.getByRole('listitem')).toHaveCount(1);
+    await expect(page.getByRole('link', { name: 'Teapot' })).toBeVisible();
+  });
+  test('opens a product', async ({ page }) => {
+    await page.goto('/bench/shop/index.html');
+    await page.getByRole('link', { name: 'Mug' }).click();
+    await expect(page.getByRole('heading', { name: 'Mug' })).toBeVisible();
+    await expect(page).toHaveURL(/id=3/);
+  });`,
+  product: `
+  test('shows the price', async ({ page }) => {
+    await page.goto('/bench/shop/product.html?id=2');
+    await expect(page.locator('#price')).toHaveText('18.00');
+  });
+  test('adds a quantity', async ({ page }) => {
+    await page.goto('/bench/shop/product.html?id=4');
+    await page.getByLabel('Quantity').fill('3');
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(page.getByText('Added')).toBeVisible();
+    await expect(page.locator('#count')).toHaveText('3');
+  });
+  test('goes back to the products', async ({ page }) => {
+    await page.goto('/bench/shop/product.html?id=1');
+    await page.getByRole('link', { name: 'Products' }).click();
+    await expect(page.getByRole('heading', { name: 'Products' })).toBeVisible();
+  });`,
+  cart: `
+  test('shows what was added', async ({ page }) => {
+    await page.goto('/bench/shop/index.html');
+    await page.getByRole('button', { name: 'Add Teapot' }).click();
+    await page.getByRole('link', { name: /Cart/ }).click();
+    await expect(page.getByRole('listitem')).toHaveText(['Teapot']);
+    await expect(page.locator('#total')).toHaveText('18.00');
+  });
+  test('checks out', async ({ page }) => {
+    await page.goto('/bench/shop/cart.html');
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByRole('button', { name: 'Check out' }).click();
+    await expect(page.getByText('Thank you')).toBeVisible();
+  });
+  test('clears the cart', async ({ page }) => {
+    await page.goto('/bench/shop/product.html?id=3');
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await page.goto('/bench/shop/cart.html');
+    await expect(page.getByRole('listitem')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Clear cart' }).click();
+    await expect(page.getByRole('listitem')).toHaveCount(0);
+  });`,
+};
+const TESTS_PER_REPEAT = Object.values(SPECS).reduce((sum, body) => sum + (body.match(/\n {2}test\(/g)?.length ?? 0), 0);
+const TESTS = TESTS_PER_REPEAT * REPEATS;
+
+function spec(importFrom: string, body: string): string {
+  return `import { test, expect } from '${importFrom}';\n\nfor (let round = 1; round <= ${REPEATS}; round++) {\ntest.describe(\`round \${round}\`, () => {${body}\n});\n}\n`;
+}
+
+function project(name: string, importFrom: string, reporters: string, use: Record<string, unknown>): string {
+  const config = `import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: 'tests',
+  workers: 2,
+  fullyParallel: true,
+  retries: 0,
+  timeout: 30_000,
+  reporter: ${reporters},
+  use: { baseURL: 'http://127.0.0.1:${port}', launchOptions: ${JSON.stringify(launchOptions())}, ...${JSON.stringify(use)} },
+});
+`;
+  const files: Record<string, string> = { 'playwright.config.ts': config };
+  for (const [file, body] of Object.entries(SPECS)) files[`tests/${file}.spec.ts`] = spec(importFrom, body);
+  return writeProject(name, files);
+}
+
+/** Checks that daebug saw the shop's background (worker, service worker, failed request), so a broken capture cannot pass for a cheap one. */
+function checkReports(dir: string): void {
+  const files = fs.readdirSync(path.join(dir, 'reports')).filter((f) => f.endsWith('.json') && f !== 'index.json');
+  if (files.length !== TESTS) throw new Error(`real-suite: expected ${TESTS} daebug reports, found ${files.length}`);
+  const events = files.flatMap((file) => (JSON.parse(fs.readFileSync(path.join(dir, 'reports', file), 'utf8')) as { events: Array<{ source: string; message: string; realm: string }> }).events);
+  const seen = {
+    worker: events.some((e) => e.message.startsWith('worker total')),
+    serviceWorker: events.some((e) => e.message.startsWith('service worker active')),
+    failedRequest: events.some((e) => e.source === 'network' && e.message.includes('recommendations-')),
+    objectLog: events.some((e) => e.message.startsWith('boot')),
+  };
+  const missing = Object.entries(seen).filter(([, ok]) => !ok).map(([what]) => what);
+  if (missing.length) throw new Error(`real-suite: daebug's reports miss ${missing.join(', ')}`);
+}
+
+/** Bare Playwright, daebug's default and daebug with capture off, in alternating rounds. */
+export async function realSuite(): Promise<Row[]> {
+  const projects: Array<[string, string]> = [
+    ['baseline', project('real-baseline', '@playwright/test', `[['list']]`, {})],
+    ['daebug', project('real-daebug', 'daebug', `[['list'], ['daebug/reporter']]`, {})],
+    ['capture-off', project('real-capture-off', 'daebug', `[['list'], ['daebug/reporter']]`, { daebugCapture: false })],
+  ];
+  // One file each first: compiles the specs into Playwright's cache and warms the disk.
+  for (const [, dir] of projects) await runPlaywright(dir, ['tests/product.spec.ts']);
+  const walls: Record<string, number[]> = Object.fromEntries(projects.map(([name]) => [name, []]));
+  const cpus: Record<string, number[]> = Object.fromEntries(projects.map(([name]) => [name, []]));
+  const loads: string[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    // The order turns each round, so no project always runs first after the machine's idle gap.
+    const order = projects.map((_, i) => projects[(i + round - 1) % projects.length]!);
+    for (const [which, dir] of order) {
+      const run = await runPlaywright(dir);
+      walls[which]!.push(run.wallMs);
+      cpus[which]!.push(run.cpuMs);
+      loads.push(loadAverage());
+      log(`  real-suite round ${round} ${which}: ${fmt(run.wallMs / 1000, 2)} s wall, ${fmt(run.cpuMs / 1000, 1)} s CPU (load ${loadAverage()})`);
+    }
+  }
+  checkReports(projects[1]![1]);
+  const base = { wall: median(walls['baseline']!), cpu: median(cpus['baseline']!) };
+  // Per round ratios too: a median of per-round ratios is steadier than a ratio of medians on a noisy machine.
+  const roundRatios = (name: string, of: Record<string, number[]>) => of[name]!.map((v, i) => v / of['baseline']![i]!);
+  return ['daebug', 'capture-off'].flatMap((name): Row[] => [
+    {
+      bench: 'real suite',
+      metric: `${name}: CPU (${cpuSource()}), ${TESTS} tests, 2 workers (median of ${ROUNDS}; per-round ratios ${roundRatios(name, cpus).map((r) => fmt(r, 3)).join(', ')})`,
+      baseline: `${fmt(base.cpu / 1000, 1)} s`,
+      daebug: `${fmt(median(cpus[name]!) / 1000, 1)} s`,
+      ratio: `${fmt(median(cpus[name]!) / base.cpu, 3)} (rounds ${fmt(median(roundRatios(name, cpus)), 3)})`,
+      target: name === 'daebug' ? '≤ 1.02' : '≤ 1.01',
+      met: median(cpus[name]!) / base.cpu <= (name === 'daebug' ? 1.02 : 1.01),
+    },
+    {
+      bench: 'real suite',
+      metric: `${name}: wall (per-round ratios ${roundRatios(name, walls).map((r) => fmt(r, 3)).join(', ')})`,
+      baseline: `${fmt(base.wall / 1000, 2)} s`,
+      daebug: `${fmt(median(walls[name]!) / 1000, 2)} s`,
+      ratio: `${fmt(median(walls[name]!) / base.wall, 3)} (rounds ${fmt(median(roundRatios(name, walls)), 3)})`,
+      target: '',
+    },
+  ]).concat([{ bench: 'real suite', metric: `load average after each run: ${loads.join('; ')}`, baseline: '', daebug: '', ratio: '', target: '' }]);
+}
