@@ -2,7 +2,7 @@ import { DaebugError } from './errors';
 import type { Frame, JSHandle, Page, Worker } from '@playwright/test';
 import type { DaebugEvent } from './model/schema';
 import type { IgnorePattern } from './options';
-import { ignoreSchema, parseOption } from './options';
+import { ignoreCheck, parseOption } from './options';
 import type { TestCapture } from './capture/test-capture';
 import type { Recorder, Span } from './capture/recorder';
 import { cutText } from './capture/recorder';
@@ -78,7 +78,7 @@ export class Daebug {
 
   /** Marks errors matching `pattern` (substring or RegExp, tested against message and stack) as expected in this test. */
   expectError(pattern: IgnorePattern): void {
-    const [checked] = parseOption('expectError', ignoreSchema, [pattern], 'a string (substring) or a RegExp');
+    const [checked] = parseOption('expectError', ignoreCheck, [pattern], 'a string (substring) or a RegExp');
     this.recorder.expect(checked as IgnorePattern);
   }
 

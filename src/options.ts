@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { DaebugOptionsError } from './errors';
-import { makeRedactor, redactSchema, type RedactOption, type Redactor } from './redact';
+import { makeRedactor, type RedactOption, type Redactor } from './redact';
 
 /** Bounds on what daebug keeps for one test. Every field is optional in `daebugLimits`. */
 export interface DaebugLimits {
@@ -30,36 +30,55 @@ export const defaultLimits: DaebugLimits = {
   maxBreadth: 50,
 };
 
-const positiveInt = z.number().int().positive();
-export const limitsSchema = z
-  .object({
-    eventsPerSecond: positiveInt,
-    maxEvents: positiveInt.min(10),
-    maxMessageLength: positiveInt.min(20),
-    maxStackLength: positiveInt.min(20),
-    maxReportBytes: positiveInt.min(4096),
-    maxDepth: positiveInt.max(20),
-    maxBreadth: positiveInt.max(10_000),
-  })
-  .partial()
-  .strict();
-
-export const ignoreSchema = z.array(z.union([z.string(), z.instanceof(RegExp)]));
-
 export type IgnorePattern = string | RegExp;
 
 /** What daebug does with failed requests and responses of 400 or more: `daebugNetwork`. */
 export type NetworkMode = 'off' | 'report' | 'strict';
-export const networkModeSchema = z.enum(['off', 'report', 'strict']);
+
+/** The schemas, loaded on first use: see src/option-schemas.ts. */
+type Schemas = typeof import('./option-schemas');
+let schemas: Schemas | undefined;
+export function optionSchemas(): Schemas {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (schemas ??= require('./option-schemas') as Schemas);
+}
+
+/**
+ * A quick check of an option's value and the schema that names what is wrong with it. The check accepts only values
+ * the schema accepts unchanged, so passing it is the same as parsing; it is what keeps zod out of most workers.
+ */
+export interface OptionCheck<T> {
+  accepts(value: unknown): boolean;
+  schema(): z.ZodType<T>;
+}
+
+const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
+const isIgnoreList = (value: unknown): boolean => Array.isArray(value) && value.every((item) => typeof item === 'string' || item instanceof RegExp);
+const isEmptyObject = (value: unknown): boolean => typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype && Object.keys(value).length === 0;
+
+export const booleanCheck: OptionCheck<boolean> = { accepts: isBoolean, schema: () => optionSchemas().booleanSchema };
+export const ignoreCheck: OptionCheck<IgnorePattern[]> = { accepts: isIgnoreList, schema: () => optionSchemas().ignoreSchema };
+// Only `{}` (no limits set) skips the schema: bounds are the schema's to check.
+const limitsCheck: OptionCheck<{ [K in keyof DaebugLimits]?: number | undefined }> = { accepts: isEmptyObject, schema: () => optionSchemas().limitsSchema };
+const redactCheck: OptionCheck<RedactOption> = { accepts: isBoolean, schema: () => optionSchemas().redactSchema as z.ZodType<RedactOption> };
+const networkCheck: OptionCheck<NetworkMode> = { accepts: (value) => value === 'off' || value === 'report' || value === 'strict', schema: () => optionSchemas().networkModeSchema };
+const baselineCheck: OptionCheck<string | undefined> = {
+  accepts: (value) => value === undefined || (typeof value === 'string' && value.length > 0),
+  schema: () => optionSchemas().baselineSchema,
+};
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const where = issue.path.length ? issue.path.join('.') : '';
   return `${where ? where + ': ' : ''}${issue.message}`;
 }
 
-/** Parses a value with a schema, or throws DAEBUG_OPTIONS_INVALID naming the option and what it accepts. */
-export function parseOption<T>(name: string, schema: z.ZodType<T>, value: unknown, accepted: string, hint?: (value: unknown) => string | undefined): T {
-  const result = schema.safeParse(value);
+/**
+ * Parses a value with a schema (or an option check, whose schema is loaded only when the quick check fails), or
+ * throws DAEBUG_OPTIONS_INVALID naming the option and what it accepts.
+ */
+export function parseOption<T>(name: string, schema: z.ZodType<T> | OptionCheck<T>, value: unknown, accepted: string, hint?: (value: unknown) => string | undefined): T {
+  if ('accepts' in schema && schema.accepts(value)) return (Array.isArray(value) ? [...value] : value) as T;
+  const result = ('accepts' in schema ? schema.schema() : schema).safeParse(value);
   if (result.success) return result.data;
   const details = result.error.issues.map(describeIssue).join('; ');
   throw new DaebugOptionsError(`Invalid daebug option "${name}": ${details}. Got ${safeShow(value)}. Accepted: ${accepted}.`, {
@@ -107,20 +126,20 @@ export interface ResolvedOptions {
 }
 
 export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown; network?: unknown; asyncStacks?: unknown; live?: unknown; baseline?: unknown }): ResolvedOptions {
-  const strict = parseOption('daebugStrict', z.boolean(), raw.strict, 'true or false');
-  const capture = parseOption('daebugCapture', z.boolean(), raw.capture, 'true or false');
-  const ignore = parseOption('daebugIgnore', ignoreSchema, raw.ignore, 'an array of strings (substrings) and RegExps', tupleHint);
+  const strict = parseOption('daebugStrict', booleanCheck, raw.strict, 'true or false');
+  const capture = parseOption('daebugCapture', booleanCheck, raw.capture, 'true or false');
+  const ignore = parseOption('daebugIgnore', ignoreCheck, raw.ignore, 'an array of strings (substrings) and RegExps', tupleHint);
   const limits = parseOption(
     'daebugLimits',
-    limitsSchema,
+    limitsCheck,
     raw.limits ?? {},
     `an object with any of ${Object.keys(defaultLimits).join(', ')} (positive integers)`,
   );
-  const redact = parseOption('daebugRedact', redactSchema, raw.redact ?? true, 'true, false, or { patterns?: RegExp[], builtIn?: boolean }') as RedactOption;
-  const network = parseOption('daebugNetwork', networkModeSchema, raw.network ?? 'report', "'off', 'report' or 'strict'");
-  const asyncStacks = parseOption('daebugAsyncStacks', z.boolean(), raw.asyncStacks ?? false, 'true or false');
-  const live = parseOption('daebugLive', z.boolean(), raw.live ?? true, 'true or false');
-  const baseline = parseOption('daebugBaseline', z.string().min(1).optional(), raw.baseline ?? undefined, "a path to a baseline file written by `npx daebug baseline`, relative to the Playwright config's folder, e.g. 'daebug-baseline.json'");
+  const redact = parseOption('daebugRedact', redactCheck, raw.redact ?? true, 'true, false, or { patterns?: RegExp[], builtIn?: boolean }') as RedactOption;
+  const network = parseOption('daebugNetwork', networkCheck, raw.network ?? 'report', "'off', 'report' or 'strict'");
+  const asyncStacks = parseOption('daebugAsyncStacks', booleanCheck, raw.asyncStacks ?? false, 'true or false');
+  const live = parseOption('daebugLive', booleanCheck, raw.live ?? true, 'true or false');
+  const baseline = parseOption('daebugBaseline', baselineCheck, raw.baseline ?? undefined, "a path to a baseline file written by `npx daebug baseline`, relative to the Playwright config's folder, e.g. 'daebug-baseline.json'");
   const limitsSet = stripUndefined(limits) as Partial<DaebugLimits>;
   return { strict, capture, live, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact), network, asyncStacks, ...(baseline ? { baseline } : {}) };
 }

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 
 /** What `daebugRedact` accepts besides `true` and `false`. */
 export interface RedactOptions {
@@ -30,15 +29,6 @@ export const BUILT_IN_PATTERNS: readonly RegExp[] = [
   /\/\/[^/\s:@]+:(?<secret>[^/\s@]+)@/g,
   new RegExp(`(?<![\\w-])[\\w-]{0,30}?(?:${SECRET_KEYS})\\\\?["']?\\s*[=:]\\s*${VALUE}`, 'gi'),
 ];
-
-const redactObjectSchema = z
-  .object({
-    patterns: z.array(z.instanceof(RegExp)).optional(),
-    builtIn: z.boolean().optional(),
-  })
-  .strict();
-
-export const redactSchema = z.union([z.boolean(), redactObjectSchema]);
 
 export type RedactOption = boolean | RedactOptions;
 
@@ -88,7 +78,7 @@ function replaceAll(text: string, pattern: RegExp): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
-/** Builds the redactor of a `daebugRedact` value (already validated with `redactSchema`). */
+/** Builds the redactor of a `daebugRedact` value (already validated with `redactSchema` of src/option-schemas.ts). */
 export function makeRedactor(option: RedactOption): Redactor {
   if (option === false) return noRedaction;
   const settings: RedactOptions = option === true ? {} : option;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
-/** Version of the JSON report layout; bumped on any breaking change of field meaning. */
-export const SCHEMA_VERSION = 1;
+import { SCHEMA_VERSION } from './schema-version';
+
+export { SCHEMA_VERSION };
 
 export const locationSchema = z.object({
   url: z.string(),

@@ -1,7 +1,8 @@
 import { linkCauses } from '../diagnosis/link';
 import { isNetworkFailure, isUnexpectedKind } from '../model/classify';
 import { eventKind } from '../model/event-kind';
-import { SCHEMA_VERSION, type Attempt, type DaebugEvent, type Job, type Summary } from '../model/schema';
+import type { Attempt, DaebugEvent, Job, Summary } from '../model/schema';
+import { SCHEMA_VERSION } from '../model/schema-version';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import type { RecordData } from '../model/record';
 

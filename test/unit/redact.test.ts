@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BUILT_IN_PATTERNS, REDACTED, makeRedactor, noRedaction, redactDeep, redactSchema } from '../../src/redact';
+import { BUILT_IN_PATTERNS, REDACTED, makeRedactor, noRedaction, redactDeep } from '../../src/redact';
+import { redactSchema } from '../../src/option-schemas';
 import { resolveOptions } from '../../src/options';
 import { DaebugOptionsError } from '../../src/errors';
 

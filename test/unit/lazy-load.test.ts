@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { booleanCheck, ignoreCheck, optionSchemas, parseOption, resolveOptions } from '../../src/options';
+
+const root = path.join(__dirname, '..', '..');
+
+test('loading daebug the way a test file does loads no zod; reading an exported schema does', () => {
+  const script = `
+    require('@playwright/test');
+    const before = Object.keys(require.cache).filter((f) => f.includes('node_modules/zod/')).length;
+    const daebug = require('./src/index.ts');
+    const { resolveOptions } = require('./src/options.ts');
+    resolveOptions({ strict: true, capture: true, ignore: ['x', /y/], limits: {}, redact: true, network: 'report', asyncStacks: false, live: true, baseline: 'b.json' });
+    const afterLoad = Object.keys(require.cache).filter((f) => f.includes('node_modules/zod/')).length;
+    const parsed = daebug.reportSchema.safeParse({}).success;
+    const afterRead = Object.keys(require.cache).filter((f) => f.includes('node_modules/zod/')).length;
+    console.log(JSON.stringify({ before, afterLoad, afterRead, parsed }));`;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: root, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const out = JSON.parse(run.stdout.trim().split('\n').pop()!) as { before: number; afterLoad: number; afterRead: number; parsed: boolean };
+  assert.equal(out.before, 0);
+  assert.equal(out.afterLoad, 0, 'the fixture and default options must not load zod');
+  assert.ok(out.afterRead > 0, 'reportSchema loads zod when read');
+  assert.equal(out.parsed, false);
+});
+
+test('the quick checks accept only what the schemas accept, and return what they would', () => {
+  const booleans: unknown[] = [true, false, 0, 1, 'true', null, undefined, {}];
+  for (const value of booleans) {
+    const quick = booleanCheck.accepts(value);
+    const full = optionSchemas().booleanSchema.safeParse(value);
+    if (quick) assert.ok(full.success && full.data === value, `boolean ${String(value)}`);
+  }
+  const lists: unknown[] = [[], ['a'], [/b/], ['a', /b/], ['a', 1], [null], 'a', /x/, {}, [[]]];
+  for (const value of lists) {
+    const quick = ignoreCheck.accepts(value);
+    const full = optionSchemas().ignoreSchema.safeParse(value);
+    assert.equal(quick, full.success, `ignore ${String(value)}`);
+    if (quick) assert.deepEqual(parseOption('daebugIgnore', ignoreCheck, value, ''), full.data);
+  }
+});
+
+test('a value the quick check refuses still gets the schema\'s message', () => {
+  assert.throws(() => resolveOptions({ strict: 'yes', capture: true, ignore: [], limits: {} }), /Invalid daebug option "daebugStrict".*Got "yes"/);
+  assert.throws(() => resolveOptions({ strict: true, capture: true, ignore: [], limits: { maxDepth: 99 } }), /daebugLimits.*maxDepth/);
+  assert.throws(() => resolveOptions({ strict: true, capture: true, ignore: [], limits: {}, network: 'loud' }), /daebugNetwork/);
+  assert.throws(() => resolveOptions({ strict: true, capture: true, ignore: [], limits: {}, baseline: '' }), /daebugBaseline/);
+  const set = resolveOptions({ strict: true, capture: true, ignore: [], limits: { maxDepth: 5 } });
+  assert.equal(set.limits.maxDepth, 5);
+});
