@@ -12,7 +12,7 @@ const ROUNDS = quick ? 1 : Number(process.env['BENCH_ROUNDS'] ?? 5);
  * Playwright then injects its script into the page's main world to describe that handle, work still running in the
  * renderer when the test ends (a bare run closes the context in the middle of it; daebug's read at the test's end
  * waits for it). `expect` is `await expect(locator).toBeAttached()`, the web-first assertion;
- * `click` waits like `locator`, then clicks (daebug's barrier then also waits for the page's 0 ms timers); `goto`
+ * `mixed` ends odd tests at `goto` and even ones after the assertion; `click` waits like `locator`, then clicks (daebug's barrier then also waits for the page's 0 ms timers); `goto`
  * waits for nothing more than the load event, so the test ends while the page may still be busy after its load.
  */
 const WAITS = {
@@ -22,6 +22,8 @@ const WAITS = {
   // Then a click: an action that runs the page's handlers, after which daebug's end waits for 0 ms timers too.
   click: "await page.locator('body[data-done]').waitFor({ state: 'attached' }); await page.click('#app');",
   goto: '',
+  // Half the tests end right after load, half after a web-first assertion (issue 25's object-logging page).
+  mixed: "if (i % 2 === 0) await expect(page.locator('body[data-done]')).toBeAttached();",
 } as const;
 export type SuiteWait = keyof typeof WAITS;
 const waitOption = process.env['BENCH_SUITE_WAIT'] ?? 'locator';
