@@ -3,7 +3,7 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { reported, sharedRun, type HostileRun, observedIn } from './helpers/hostile';
 
-// Capture contract (issues 8 and 19), bursts and the settle barrier: a burst keeps its first events and its newest, ignored or console
+// Capture contract (issues 8, 19 and 26), bursts and the settle barrier: a burst keeps its first events and its newest, ignored or console
 // noise never pushes out a real error, and after `await daebug.settle()` everything the page (or its worker) did is in
 // `daebug.events()` / `daebug.errors()` with its values read. One inline run holds every scenario (helpers in
 // fixtures/targets/burst.html resolve once a later timer ran, i.e. after the whole burst happened); each inline
@@ -42,6 +42,13 @@ test('console.log burst', async ({ page, daebug }) => {
   await page.evaluate(() => (window as any).logBurst('log burst', 1000));
   await daebug.settle();
   observe('log-burst', { events: brief(daebug.events()) });
+});
+
+test('301 console messages', async ({ page, daebug }) => {
+  await page.goto('/targets/burst.html');
+  await page.evaluate(() => (window as any).logBurst('message', 301));
+  await daebug.settle();
+  observe('301-messages', { events: brief(daebug.events()) });
 });
 
 test.describe(() => {
@@ -174,13 +181,13 @@ const short = (messages: string[]) => (messages.length > 12 ? [...messages.slice
 
 /**
  * Asserts that `messages` (a burst's kept messages, in order) start with the burst's first, `prefix + 0` (the start of
- * a cascade is usually its cause), end with its newest 75 as a contiguous run up to `prefix + (count-1)`, and increase:
- * what a flood drops is the middle.
+ * a cascade is usually its cause), end with its newest 100 (`eventsPerSecond`) as a contiguous run up to
+ * `prefix + (count-1)`, and increase: what a flood drops is the middle.
  */
 function expectHeadAndNewest(messages: string[], prefix: string, count: number, label: string): void {
   expect(messages.length, `${label}: nothing of the burst was kept`).toBeGreaterThan(0);
   expect(messages[0], `${label}: the burst's first was not kept:\n${short(messages)}`).toBe(`${prefix}0`);
-  const tail = messages.slice(-Math.min(messages.length, 75));
+  const tail = messages.slice(-Math.min(messages.length, 100));
   expect(tail, `${label}: the kept tail is not the newest of the burst, in order:\n${short(messages)}`).toEqual(range(prefix, count - tail.length, count));
   const numbers = messages.map((m) => Number(m.slice(prefix.length)));
   expect(numbers.every((n, i) => i === 0 || n > numbers[i - 1]!), `${label}: kept messages are out of order:\n${short(messages)}`).toBe(true);
@@ -188,14 +195,13 @@ function expectHeadAndNewest(messages: string[], prefix: string, count: number, 
 
 test('every burst scenario ran to its end', () => {
   expect(run.signal, 'the inline run ended by itself').toBeNull();
-  expect([...run.byTitle.keys()], run.output.slice(-4000)).toHaveLength(6 + SETTLE_RUNS + 2 * CLICK_RUNS);
+  expect([...run.byTitle.keys()], run.output.slice(-4000)).toHaveLength(7 + SETTLE_RUNS + 2 * CLICK_RUNS);
   for (const [title, r] of run.byTitle) expect.soft(r.json.test.status, `${title}\n${run.output.slice(-4000)}`).toBe('passed');
 });
 
-test('6a. an error burst: errors({ limit }) returns the most recent kept, oldest first', () => {
+test('6a. an error burst: errors({ limit: 100 }) is the newest 100, #900 to #999, oldest first', () => {
   const seen = observed('error-burst');
-  expect(seen.errors100, short(seen.errors100)).toHaveLength(100);
-  expect(seen.errors100.slice(-75), short(seen.errors100)).toEqual(range('Error: burst ', 925, 1000));
+  expect(seen.errors100, short(seen.errors100)).toEqual(range('Error: burst ', 900, 1000));
   expect(seen.errors5).toEqual(range('Error: burst ', 995, 1000));
   // The default limit is 20.
   expect(seen.errorsDefault).toEqual(range('Error: burst ', 980, 1000));
@@ -213,6 +219,24 @@ test('6a. an error burst: the report keeps #0 and the newest (#999), and counts 
   const bySourceTotal = Object.values(r.dropped.bySource as Record<string, number>).reduce((a, b) => a + b, 0);
   expect(r.dropped.total).toBe(bySourceTotal);
   expect(r.summary.dropped).toBe(r.dropped.total);
+  // The Markdown says how many were dropped, in its header and its own section.
+  const md = reported(run, 'error burst').md;
+  expect(md).toContain(`, ${r.dropped.total} dropped`);
+  expect(md).toContain(`${r.dropped.total} events were dropped by daebug's limits (\`window.onerror\` ${r.dropped.bySource['window.onerror']})`);
+});
+
+test('6e. 301 console messages: events() ends with the newest 100, #201 to #300, and keeps #0', () => {
+  const seen = observed('301-messages');
+  const said = (seen.events as Brief[]).filter((e) => e.source === 'console.log').map((e) => e.message);
+  expect(said.slice(-100), short(said)).toEqual(range('message ', 201, 301));
+  expect(said[0]).toBe('message 0');
+  expect((seen.events as Brief[]).at(-1)?.message).toBe('message 300');
+  const r = reported(run, '301 console messages').json;
+  const kept = (r.events as any[]).filter((e) => e.source === 'console.log').map((e) => e.message as string);
+  expectHeadAndNewest(kept, 'message ', 301, 'report events[]');
+  expect(kept.length + (r.dropped?.bySource?.['console.log'] ?? 0), `kept ${kept.length} + dropped ${JSON.stringify(r.dropped)}`).toBe(301);
+  // Over the rate, or this proves nothing: 301 in a second drops the middle (176 of them when it is one second).
+  expect(r.dropped?.bySource?.['console.log'] ?? 0, JSON.stringify(r.dropped)).toBeGreaterThan(0);
 });
 
 test('6b. a console.log burst keeps its first and its newest in events() and in the report, and counts the middle', () => {

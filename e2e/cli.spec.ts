@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { errorsOutputSchema, showMatchesOutputSchema, summaryOutputSchema } from '../src/cli/schema';
 import { reportSchema } from '../src/model/schema';
 import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
+import { parseSeedErrors, type SeedErrorBlock } from './helpers/seed-error-blocks';
 
 // `npx daebug` runs dist/cli/bin.js through node: run `npm run build` after changing src/.
 const bin = path.resolve(__dirname, '..', 'dist', 'cli', 'bin.js');
@@ -72,7 +73,7 @@ function daebug(args: string[], cwd: string): CliRun {
   return { exitCode: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** The error blocks of `daebug errors` text, in order, without their `---`. */
+/** The error blocks of `daebug errors` text, in order, each as its text without its `---`. */
 function errorBlocks(stdout: string): string[] {
   return stdout
     .replace(/^The \d+ most recent of \d+ errors.*\n\n/, '')
@@ -81,9 +82,16 @@ function errorBlocks(stdout: string): string[] {
     .filter((block) => block.includes('\n  report: '));
 }
 
-/** The first line of each error block: the message, after its source unless it is an Error's own headline. */
+/** The first line of each error block (`Error: <message>`), once a strict reader of seed 003's format read them all. */
 function errorLines(stdout: string): string[] {
+  parseSeedErrors(stdout);
   return errorBlocks(stdout).map((block) => block.split('\n', 1)[0]!);
+}
+
+/** A stack line of seed 003's block as the Markdown report writes the frame: `src/cart.ts:11:14 in cartTotal`. */
+function markdownFrame(line: SeedErrorBlock['stack'][number]): string {
+  if (line.kind === 'folded') return `… ${line.count} frames in ${line.where}`;
+  return `${line.file}:${line.line}:${line.column}${line.functionName ? ` in ${line.functionName}` : ''}`;
 }
 
 test.describe.configure({ mode: 'default' });
@@ -115,48 +123,62 @@ test('errors: the 20 most recent by default, oldest first, with original locatio
   expect(result.stdout.split('\n')[0]).toBe('The 20 most recent of 28 errors, oldest first (--limit 20):');
   const errors = errorLines(result.stdout);
   expect(errors).toHaveLength(20);
-  // A console call's text follows its source; an Error's own headline is printed as it is, never "Error: Error: …".
-  expect(errors.at(-1)).toBe('console.error: noise 25');
-  expect(errors[0]).toBe('console.error: noise 6');
+  // Seed 003's block: "Error: " and the message, never "Error: Error: …"; a console call's kind on its own line.
+  expect(errors.at(-1)).toBe('Error: noise 25');
+  expect(errors[0]).toBe('Error: noise 6');
   expect(result.stdout.split('\n---\n')).toHaveLength(21);
 
   const all = daebug(['errors', '--limit', '100'], run.dir).stdout;
   const blocks = errorBlocks(all);
   expect(all.trimEnd().split('\n').at(-1)).toBe('(1 expected error, matching daebugIgnore or daebug.expectError, left out: --expected lists them)');
   expect(blocks).toHaveLength(28);
-  expect(all).not.toMatch(/^Error: \w*Error: /m);
+  expect(all).not.toMatch(/^Error: Error:/m);
+  const parsed = parseSeedErrors(all).blocks;
+  expect(parsed).toHaveLength(28);
   const uncaught = blocks.find((b) => b.includes('(window.onerror in page)'))!;
-  const lines = uncaught.split('\n');
-  expect(lines[0]).toBe("TypeError: Cannot read properties of undefined (reading 'price')");
-  // The report's root cause, chosen the same way (src/diagnosis/rank.ts), and where the report says it is.
-  expect(lines[1]).toBe('  root cause of this test: uncaught error in your code, the only unexpected error');
-  expect(lines[2]).toMatch(/^ {2}at src\/pricing\.ts:\d+:\d+ in priceOf$/);
+  const seed = parsed[blocks.indexOf(uncaught)]!;
+  // The seed writes "Error: " before the message, its own type included ("Error: Uncaught ReferenceError: …").
+  expect(uncaught.split('\n', 1)[0]).toBe("Error: TypeError: Cannot read properties of undefined (reading 'price')");
+  // Where it is: the first frame of the app's code at its original position, as the report says it.
+  expect(seed.location).toMatchObject({ file: 'src/pricing.ts' });
   const markdown = fs.readFileSync(path.join(run.reportsDir, reportOf('throws in the background').markdownFile), 'utf8');
-  expect(markdown).toContain(`at \`${lines[2]!.slice('  at '.length)}\``);
-  // The stack as the Markdown shows it: frames at their original position (the bundle is minified, its map names
-  // the functions), the first user frame marked.
-  expect(lines.slice(3, 7)).toEqual([expect.stringMatching(/^ {2}> src\/pricing\.ts:\d+:\d+ in priceOf$/), expect.stringMatching(/^ {4}src\/cart\.ts:\d+:\d+ in cartTotal$/), expect.stringMatching(/^ {4}src\/cart\.ts:\d+:\d+ in checkout$/), expect.stringMatching(/^ {4}src\/main\.ts:\d+:\d+ in checkoutNow$/)]);
-  for (const line of lines.slice(3, 7)) expect(markdown).toContain(line);
-  expect(uncaught).toMatch(/^ {2}hint: Please check:\n {8}- The value before `\.price` is undefined/m);
-  expect(uncaught).toContain('  test: shop.spec.ts › checkout › throws in the background');
-  expect(uncaught).toMatch(/^ {2}time: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \(window\.onerror in page\)$/m);
-  const reportLine = lines.find((l) => l.startsWith('  report: '))!;
-  const reportPath = reportLine.slice('  report: '.length);
+  const where = `${seed.location!.file}:${seed.location!.line}:${seed.location!.column}`;
+  expect(markdown).toContain(`at \`${where} in priceOf\``);
+  // The stack as `at <function> (<file>:<line>:<column>)` lines: frames at their original position (the bundle is
+  // minified, its map names the functions), the same frames as the Markdown's.
+  expect(seed.stack.slice(0, 4).map((f) => (f.kind === 'frame' ? [f.functionName, f.file] : f))).toEqual([
+    ['priceOf', 'src/pricing.ts'],
+    ['cartTotal', 'src/cart.ts'],
+    ['checkout', 'src/cart.ts'],
+    ['checkoutNow', 'src/main.ts'],
+  ]);
+  expect(seed.stack[0]).toMatchObject({ line: seed.location!.line, column: seed.location!.column });
+  for (const line of seed.stack.slice(0, 4)) expect(markdown).toContain(markdownFrame(line));
+  // The report's root cause, chosen the same way (src/diagnosis/rank.ts); an Error thrown has no kind line.
+  expect(seed.fields['root cause of this test']).toBe('uncaught error in your code, the only unexpected error');
+  expect(seed.fields['kind']).toBeUndefined();
+  expect(seed.fields['hint']).toMatch(/^Please check:\n- The value before `\.price` is undefined/);
+  expect(seed.fields['test']).toBe('shop.spec.ts › checkout › throws in the background');
+  expect(seed.fields['time']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \(window\.onerror in page\)$/);
+  const reportPath = seed.fields['report']!;
   expect(reportPath).toMatch(/^reports\/shop-checkout-throws-in-the-background-[0-9a-f]{8}\.md$/);
   expect(fs.existsSync(path.join(run.dir, reportPath))).toBe(true);
 
-  const rejection = blocks.find((b) => b.includes('(unhandledrejection in page)'))!;
-  expect(rejection).toMatch(/^ {2}at src\/api\.ts:\d+:\d+ in parseProfile$/m);
-  expect(rejection.split('\n', 1)[0]).toBe('Error: profile payload has no id');
-  const logged = blocks.find((b) => b.includes('(console.error in page)') && b.includes('save failed'))!;
-  expect(logged.split('\n', 1)[0]).toMatch(/^console\.error: save failed TypeError: /);
-  expect(logged).toMatch(/^ {2}at src\/pricing\.ts:\d+:\d+ in priceOf$/m);
+  const rejection = parsed[blocks.findIndex((b) => b.includes('(unhandledrejection in page)'))]!;
+  expect(rejection.location).toMatchObject({ file: 'src/api.ts' });
+  expect(rejection.stack[0]).toMatchObject({ functionName: 'parseProfile', file: 'src/api.ts' });
+  expect(rejection.message).toBe('profile payload has no id');
+  expect(rejection.fields['kind']).toBeUndefined();
+  const logged = parsed[blocks.findIndex((b) => b.includes('(console.error in page)') && b.includes('save failed'))]!;
+  expect(logged.message).toMatch(/^save failed TypeError: /);
+  expect(logged.fields['kind']).toBe('console.error');
+  expect(logged.location).toMatchObject({ file: 'src/pricing.ts' });
 
   // Every test's marked error is the one its Markdown report's "Root cause" names.
   for (const report of Object.values(run.reports) as any[]) {
     const md = fs.readFileSync(path.join(run.reportsDir, report.markdownFile), 'utf8');
     const section = md.split('\n## Root cause\n')[1];
-    const marked = blocks.filter((b) => b.includes(`\n  report: reports/${report.markdownFile}`) && b.includes('\n  root cause of this test'));
+    const marked = blocks.filter((b) => b.includes(`\n  report: reports/${report.markdownFile}`) && b.includes('\n  root cause of this test: '));
     if (!section) {
       expect(marked, report.markdownFile).toEqual([]);
       continue;
@@ -176,7 +198,7 @@ test('errors: the 20 most recent by default, oldest first, with original locatio
 test('errors --limit, --test with text and /regex/, and the empty answer', () => {
   const five = daebug(['errors', '--limit', '5'], run.dir);
   expect(five.exitCode).toBe(0);
-  expect(errorLines(five.stdout)).toEqual(['console.error: noise 21', 'console.error: noise 22', 'console.error: noise 23', 'console.error: noise 24', 'console.error: noise 25']);
+  expect(errorLines(five.stdout)).toEqual(['Error: noise 21', 'Error: noise 22', 'Error: noise 23', 'Error: noise 24', 'Error: noise 25']);
 
   const checkout = daebug(['errors', '--test', 'CHECKOUT'], run.dir);
   expect(checkout.exitCode).toBe(0);
@@ -202,7 +224,7 @@ test('errors --limit, --test with text and /regex/, and the empty answer', () =>
   const noise = daebug(['errors', '--test', 'known noise'], run.dir);
   expect(noise.stdout).toBe('No JavaScript errors captured in tests matching "known noise"\n(1 expected error, matching daebugIgnore or daebug.expectError, left out: --expected lists them)\n');
   const withExpected = daebug(['errors', '--test', 'known noise', '--expected'], run.dir);
-  expect(errorLines(withExpected.stdout)).toEqual(['console.error: known noise from a library']);
+  expect(errorLines(withExpected.stdout)).toEqual(['Error: known noise from a library']);
   expect(withExpected.stdout).toContain('(console.error in page, expected by the test)');
 
   const badRegex = daebug(['errors', '--test', '/(/'], run.dir);

@@ -13,7 +13,11 @@ export type EvalTarget = Page | Frame | Worker;
 
 /** Options of `daebug.errors()`. */
 export interface ErrorsOptions {
-  /** How many of the most recent errors to return. @default 20 */
+  /**
+   * How many of the most recent errors to return: the newest of what daebug kept. A burst over `eventsPerSecond` (per
+   * realm, default 100) keeps its newest `eventsPerSecond` whole, so a limit up to that is the burst's newest errors.
+   * @default 20
+   */
   limit?: number;
 }
 

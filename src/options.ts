@@ -4,7 +4,7 @@ import { makeRedactor, type RedactOption, type Redactor } from './redact';
 
 /** Bounds on what daebug keeps for one test. Every field is optional in `daebugLimits`. */
 export interface DaebugLimits {
-  /** Events kept per realm per second, counted apart for uncaught errors, console.error, other output and expected events; over it a second keeps its first quarter and its newest, dropping from the middle, so a burst keeps its first errors (usually the cause) and its last. @default 100 */
+  /** The rate over which daebug drops events, per realm per second, counted apart for uncaught errors, console.error, other output and expected events; over it a second keeps its first quarter of this number and its newest this number, dropping from the middle, so a burst keeps its first errors (usually the cause) and its last, and `daebug.errors({ limit })` up to this number is the burst's newest. @default 100 */
   eventsPerSecond: number;
   /** Events kept per test and kind (uncaught errors, console.error, other output, expected): the first quarter and the most recent rest, dropping from the middle. @default 1000 */
   maxEvents: number;

@@ -5,9 +5,12 @@ export interface Droppable {
 }
 
 /**
- * The per-second rate limit of one realm and class of events. A second holds at most `perSecond` items: its first
- * quarter (the head: the start of a cascade, usually its cause) stays, and over the limit the oldest of the rest is
- * dropped, so a burst keeps its first items and its newest, and loses the middle.
+ * The per-second rate limit of one realm and class of events. Over `perSecond` items in a second, the oldest of the
+ * middle is dropped: the second keeps its head (a quarter of `perSecond`: the start of a cascade, usually its cause)
+ * and its newest `perSecond` items, so at most 1.25 × `perSecond`. The newest are a whole `perSecond` because
+ * `daebug.errors({ limit })` and `events()` read the newest of what is kept: a burst of 1,000 errors in a second at
+ * 100 keeps #0–#24 and #900–#999, and `errors({ limit: 100 })` is #900–#999 (issue 19). A burst that spans two
+ * seconds keeps its newest `perSecond` as well: a second of fewer than 1.25 × `perSecond` items drops none.
  */
 export class RateWindow<T extends Droppable> {
   private second = Number.NaN;
@@ -20,7 +23,7 @@ export class RateWindow<T extends Droppable> {
 
   constructor(perSecond: number) {
     this.headSize = perSecond >= 2 ? Math.max(1, Math.floor(perSecond / 4)) : 0;
-    this.ringSize = perSecond - this.headSize;
+    this.ringSize = perSecond;
     this.ring = new Array<T | undefined>(this.ringSize);
   }
 

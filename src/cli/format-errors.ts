@@ -1,60 +1,136 @@
-import { firstUserFrame, stackLines } from '../format/frames';
+/**
+ * The text of `daebug errors` and of the MCP tool `daebug_get_errors`: seed 003's block per error, so that a tool
+ * written against that format reads it (issue 26):
+ *
+ *     Error: <message>
+ *       at <file>:<line>:<column>                  where it is: the first user frame, at its original position
+ *       at <function> (<file>:<line>:<column>)     the stack, mapped; a run of library frames folded into one line
+ *       <key>: <value>                             kind, root cause, hint, test, time, report
+ *               <more of the value>                (eight spaces: a hint's or a message's further lines)
+ *     ---
+ *
+ * Pure: the same output, the same text.
+ */
+import { firstUserFrame, frameFunction, framePosition, libraryNames, stackItems } from '../format/frames';
+import type { Frame } from '../model/schema';
 import type { CliError, CliLocation, ErrorsOutput } from './schema';
 import { titlePathText } from './test-query';
 
 export const NO_ERRORS = 'No JavaScript errors captured';
 
-const FRAME_LINE = /^\s*at\s|@.*:\d+(:\d+)?\)?$/;
-
-/** An Error's own headline (`Error: …`, `TypeError: …`, `Uncaught SyntaxError …`): printed as the page gave it. */
+/** An Error's own headline (`Error: …`, `TypeError: …`, `Uncaught SyntaxError …`). */
 const ERROR_HEADLINE = /^(?:Uncaught\b|(?:[A-Z][\w$]*)?(?:Error|Exception)(?::|$))/;
 
-/** The stack's frame lines: the message lines it starts with are already the block's first line. */
-export function stackFrames(stack: string, message: string): string[] {
-  const lines = stack.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');
-  const first = lines.findIndex((line) => FRAME_LINE.test(line));
-  const frames = first === -1 ? (stack.trim() === message.trim() ? [] : lines) : lines.slice(first);
-  return frames.map((line) => (line.startsWith(' ') ? line : `    ${line}`));
-}
+/** Sources of thrown values: the rest (console calls, failed requests, crashes) are said on a `kind:` line. */
+const THROWN_SOURCES: ReadonlySet<string> = new Set(['window.onerror', 'self.onerror', 'unhandledrejection', 'pageerror']);
 
-/** The block's first line: an Error's message as it is, anything else (a console call's text, a thrown string) after its source. */
+/** A key line's further lines: deeper than the keys, so a reader tells them apart. */
+const CONTINUED = ' '.repeat(8);
+
+/**
+ * The summary's root-cause line (`daebug summary`): an Error's message as it is, anything else (a console call's
+ * text, a thrown string) after its source.
+ */
 export function headline(error: Pick<CliError, 'message' | 'source'>): string {
   return ERROR_HEADLINE.test(error.message) ? error.message : `${error.source}: ${error.message}`;
 }
 
-/** `src/cart.ts:12:5 in addItem`, as the Markdown report's `frameWhere` writes it. */
-export function locationText(location: CliLocation): string {
-  return `${location.file}:${location.line}:${location.column}${location.functionName ? ` in ${location.functionName}` : ''}`;
-}
-
 /**
- * The stack as the Markdown report shows it: the mapped frames with library runs folded (`… 9 frames in react-dom`)
- * and the first user frame marked `>`; the browser's own stack lines when nothing was parsed into frames.
+ * The block's first line. The seed writes `Error: ` before the message, its own type included (`Error: Uncaught
+ * ReferenceError: …`); a message that already starts with `Error:` (a plain Error's) is not prefixed again, so the
+ * line never reads `Error: Error: …`.
  */
-function stackOf(error: CliError): string[] {
-  if (error.frames?.length) return stackLines(error.frames);
-  return error.stack ? stackFrames(error.stack, error.message) : [];
+export function errorLine(message: string): string {
+  return message.startsWith('Error:') ? message : `Error: ${message}`;
+}
+
+/** `kind:` for what is not a thrown Error: a thrown or rejected value of another type, a console call, a failed request. */
+export function kindOf(error: Pick<CliError, 'message' | 'source'>): string | undefined {
+  if (THROWN_SOURCES.has(error.source)) return ERROR_HEADLINE.test(error.message) ? undefined : `${error.source} with a value that is not an Error`;
+  return error.source === 'network' ? 'network (a failed request)' : error.source;
+}
+
+/** `src/cart.ts:12:5`. */
+export function locationText(location: Pick<CliLocation, 'file' | 'line' | 'column'>): string {
+  return `${location.file}:${location.line}:${location.column}`;
+}
+
+function frameLine(frame: Frame): string {
+  const name = frameFunction(frame);
+  return name ? `  at ${name} (${framePosition(frame)})` : `  at ${framePosition(frame)}`;
+}
+
+const V8_FRAME = /^\s*at\s+(.*)$/;
+const FIREFOX_FRAME = /^\s*([^@\s]*)@(.+:\d+(?::\d+)?)$/;
+
+/**
+ * A stack that was never parsed into frames, as `at` lines: V8's kept, Firefox's and WebKit's `fn@url:line:col`
+ * rewritten. Its message lines and anything else that is not a frame are left to the JSON report.
+ */
+export function rawStackLines(stack: string): string[] {
+  const lines: string[] = [];
+  for (const line of stack.replace(/\r\n?/g, '\n').split('\n')) {
+    const v8 = V8_FRAME.exec(line);
+    const firefox = v8 ? null : FIREFOX_FRAME.exec(line);
+    if (v8) lines.push(`  at ${v8[1]!.trim()}`);
+    else if (firefox) lines.push(firefox[1] ? `  at ${firefox[1]} (${firefox[2]})` : `  at ${firefox[2]}`);
+  }
+  return lines;
+}
+
+/** The mapped stack as `at` lines, library runs folded, and why frames stayed unmapped (once per reason). */
+function stackOf(error: CliError): { lines: string[]; unmapped: string[] } {
+  if (!error.frames?.length) return { lines: error.stack ? rawStackLines(error.stack) : [], unmapped: [] };
+  const lines: string[] = [];
+  const unmapped: string[] = [];
+  for (const item of stackItems(error.frames)) {
+    if (item.kind === 'more') lines.push(`  at … ${item.count} more ${item.count === 1 ? 'frame' : 'frames'} in the JSON report`);
+    else if (item.kind === 'library') lines.push(`  at … ${item.count} ${item.count === 1 ? 'frame' : 'frames'} in ${libraryNames(item.libraries)}`);
+    else {
+      lines.push(frameLine(item.frame));
+      if (item.unmappedReason !== undefined && !item.reasonGiven) unmapped.push(item.unmappedReason);
+    }
+  }
+  return { lines, unmapped };
 }
 
 /**
- * One error: its message (prefixed by its source unless it is an Error's own headline), whether it is its test's
- * root cause, `  at <file:line:col in function>` (the first user frame, as in the Markdown report), the folded
- * stack, the hint, the test, the time and the report, then `---`.
+ * Where the block says the error is: the first user frame (the collected `location`); without one, the top of the
+ * stack, at its original position when it was mapped, where the error surfaced; else the browser's own location.
+ */
+function whereOf(error: CliError): { at: string | undefined; inYourCode: boolean } {
+  const frames = error.frames ?? [];
+  if (!frames.length || firstUserFrame(frames)) return { at: error.location ? locationText(error.location) : undefined, inYourCode: true };
+  return { at: framePosition(frames[0]!), inYourCode: false };
+}
+
+/** `  key: first line` and its further lines, indented deeper. */
+function keyLines(key: string, value: string): string[] {
+  return value.split('\n').map((line, i) => (i ? `${CONTINUED}${line}` : `  ${key}: ${line}`));
+}
+
+/**
+ * One error as seed 003's block: `Error: <message>`; `  at <file>:<line>:<column>`, where it is (the first frame of
+ * the app's code, at its original source when a source map had it); the stack as `  at <function> (<file>:…)` lines,
+ * library runs folded (`  at … 8 frames in react-dom`), its top frame left out when it would only repeat the line
+ * above; then the message's further lines, the kind of what is not a thrown Error, whether it is its test's root
+ * cause, the hint, the test, the time and the report; `---`.
  */
 export function formatErrorBlock(error: CliError): string {
-  const lines = [headline(error)];
-  if (error.rootCause) lines.push(`  root cause of this test${error.rootCauseReason ? `: ${error.rootCauseReason}` : ''}`);
-  // Frames of which none is the app's: the Markdown names no place either, and the folded stack shows where it surfaced.
-  const located = error.location && !(error.frames?.length && !firstUserFrame(error.frames)) ? error.location : undefined;
-  if (located) lines.push(`  at ${locationText(located)}`);
-  else if (error.frames?.length) lines.push('  (no frame of the stack is in your code)');
-  const frames = stackOf(error);
-  // A top frame that only repeats the location line is left out: a raw stack's anonymous frame, or a stack of one
-  // frame. The folded stack keeps its marked first user frame otherwise, as the Markdown does.
-  const top = frames[0]?.replace(/^\s*(?:>\s*)?(?:at\s+)?/, '');
-  if (located && top === locationText(located) && (frames.length === 1 || !error.frames?.length)) frames.shift();
-  lines.push(...frames);
-  if (error.hint) lines.push(...error.hint.split('\n').map((line, i) => (i ? `        ${line}` : `  hint: ${line}`)));
+  const [first = '', ...rest] = error.message.replace(/\r\n?/g, '\n').replace(/^\s*\n/, '').split('\n');
+  const lines = [errorLine(first)];
+  const where = whereOf(error);
+  if (where.at) lines.push(`  at ${where.at}`);
+  const stack = stackOf(error);
+  if (where.at && stack.lines[0] === `  at ${where.at}`) stack.lines.shift();
+  lines.push(...stack.lines);
+  if (rest.some((line) => line.trim())) lines.push(...keyLines('rest of message', rest.join('\n').replace(/\n+$/, '')));
+  const kind = kindOf(error);
+  if (kind) lines.push(`  kind: ${kind}`);
+  if (error.rootCause) lines.push(`  root cause of this test: ${error.rootCauseReason ?? 'yes'}`);
+  if (!where.inYourCode) lines.push('  note: no frame of the stack is in your code; it is located where it surfaced');
+  for (const reason of stack.unmapped) lines.push(`  not mapped: ${reason}`);
+  if (error.hint) lines.push(...keyLines('hint', error.hint));
   lines.push(`  test: ${titlePathText(error.test)}${error.test.project ? ` [${error.test.project}]` : ''}${error.retry ? ` (retry ${error.retry})` : ''}`);
   lines.push(`  time: ${error.time} (${error.source} in ${error.realm}${error.expected ? ', expected by the test' : ''})`);
   lines.push(`  report: ${error.test.markdown}`);

@@ -69,9 +69,8 @@ export const errorsOutputSchema = z.object({
 /** One test of `daebug summary --json`: its index.json row, and the root cause its report names. */
 export const summaryTestSchema = indexEntrySchema.extend({
   /**
-   * The root cause the test's report names (its "Root cause", of the last attempt), as `daebug errors` heads it: the
-   * first line of its message, after its source unless it is an Error's own (`console.error: …`). Absent without
-   * unexpected errors.
+   * The root cause the test's report names (its "Root cause", of the last attempt): the first line of its message,
+   * after its source unless it is an Error's own (`console.error: …`). Absent without unexpected errors.
    */
   rootCause: z.string().optional(),
   /** Where the root cause is: its first user frame's `file:line:column in function`, as the report says it. */

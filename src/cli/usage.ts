@@ -61,11 +61,11 @@ ${EXIT_CODES}
 
 The most recent errors across all tests (uncaught errors, unhandled rejections, console.error, crashes,
 and anything else a test counted as unexpected: a script its CSP blocked, a failed request under
-daebugNetwork: 'strict'), oldest first. Each error is a block, as its Markdown report shows it: the message
-(after its source unless it is an Error's own, e.g. "console.error: ..."), "root cause of this test" for the
-error the report names as its root cause, at <original file:line:col in function> (the first frame of your
-code), the stack with library frames folded, the hint, the test, the time and its report, then ---. Says
-"No JavaScript errors captured" when there are none.
+daebugNetwork: 'strict'), oldest first. Each error is a block: "Error: <message>", "  at <file>:<line>:<col>"
+(the first frame of your code, at its original source), the stack as "  at <function> (<file>:<line>:<col>)"
+lines with library frames folded, then "kind:" (for what is not a thrown Error: a rejected object, a console
+call, a failed request), "root cause of this test:" for the error the report names as its root cause, the
+hint, the test, the time and its report, then ---. Says "No JavaScript errors captured" when there are none.
 
 Flags:
   --limit <n>     how many of the most recent errors (default 20)

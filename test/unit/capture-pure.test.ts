@@ -40,12 +40,12 @@ describe('RateWindow', () => {
       const evicted = window.admit({ n: i, timeMs: 5000 + i });
       if (evicted) out.push(evicted.n);
     }
-    // 0 is the head (a quarter of 4); 7, 8, 9 are the newest.
-    assert.deepEqual(out, [1, 2, 3, 4, 5, 6]);
+    // 0 is the head (a quarter of 4); 6, 7, 8, 9 are the newest 4.
+    assert.deepEqual(out, [1, 2, 3, 4, 5]);
     assert.equal(window.admit({ n: 10, timeMs: 6000 }), undefined);
   });
 
-  it('keeps #0 and #999 of a 1,000-item burst at 100 per second', () => {
+  it('keeps #0 to #24 and the newest 100, #900 to #999, of a 1,000-item burst at 100 per second', () => {
     const window = new RateWindow<{ n: number; timeMs: number; dropped?: boolean }>(100);
     const items: { n: number; timeMs: number; dropped?: boolean }[] = Array.from({ length: 1000 }, (_, n) => ({ n, timeMs: 7000 + n / 1000 }));
     for (const item of items) {
@@ -53,9 +53,23 @@ describe('RateWindow', () => {
       if (out) out.dropped = true;
     }
     const kept = items.filter((i) => !i.dropped).map((i) => i.n);
-    assert.equal(kept.length, 100);
+    assert.equal(kept.length, 125);
     assert.deepEqual(kept.slice(0, 25), Array.from({ length: 25 }, (_, n) => n));
-    assert.deepEqual(kept.slice(25), Array.from({ length: 75 }, (_, n) => 925 + n));
+    assert.deepEqual(kept.slice(25), Array.from({ length: 100 }, (_, n) => 900 + n));
+  });
+
+  it('keeps the newest 100 whole when a burst spans two seconds, however it is split', () => {
+    for (const split of [1, 30, 99, 100, 110, 124, 125, 126, 500, 999]) {
+      const window = new RateWindow<{ n: number; timeMs: number; dropped?: boolean }>(100);
+      const items = Array.from({ length: 1000 }, (_, n) => ({ n, timeMs: n < split ? 7999 : 8000 }) as { n: number; timeMs: number; dropped?: boolean });
+      for (const item of items) {
+        const out = window.admit(item);
+        if (out) out.dropped = true;
+      }
+      const kept = items.filter((i) => !i.dropped).map((i) => i.n);
+      assert.equal(kept[0], 0, `split at ${split}`);
+      assert.deepEqual(kept.slice(-100), Array.from({ length: 100 }, (_, n) => 900 + n), `split at ${split}`);
+    }
   });
 
   it('with a limit of 1 keeps the newest', () => {
@@ -115,10 +129,11 @@ describe('Recorder', () => {
     const recorder = new Recorder(options);
     for (let i = 0; i < 8; i++) recorder.add({ type: 'console', source: 'console.log', realm: 'page', timeMs: 1000, message: `m${i}` });
     recorder.add({ type: 'console', source: 'console.log', realm: 'worker:w.js', timeMs: 1000, message: 'other realm' });
-    assert.deepEqual(recorder.events().filter((e) => e.realm === 'page').map((e) => e.message), ['m0', 'm4', 'm5', 'm6', 'm7']);
-    assert.equal(recorder.events().length, 6);
-    assert.equal(recorder.dropped.total, 3);
-    assert.deepEqual(recorder.dropped.bySource, { 'console.log': 3 });
+    // The head is a quarter of 5 (1), the newest 5 stay whole.
+    assert.deepEqual(recorder.events().filter((e) => e.realm === 'page').map((e) => e.message), ['m0', 'm3', 'm4', 'm5', 'm6', 'm7']);
+    assert.equal(recorder.events().length, 7);
+    assert.equal(recorder.dropped.total, 2);
+    assert.deepEqual(recorder.dropped.bySource, { 'console.log': 2 });
   });
   it('keeps the first and the last errors of a burst, and ignored ones never push out unexpected ones', () => {
     const recorder = new Recorder({ ...options, ignore: ['noise'], limits: { ...defaultLimits } });
@@ -129,7 +144,7 @@ describe('Recorder', () => {
     assert.ok(errors.some((e) => e.message === 'real before'));
     const burst = errors.filter((e) => e.message.startsWith('burst ')).map((e) => e.message);
     assert.deepEqual(burst.slice(0, 25), Array.from({ length: 25 }, (_, i) => `burst ${i}`));
-    assert.deepEqual(burst.slice(-75), Array.from({ length: 75 }, (_, i) => `burst ${925 + i}`));
+    assert.deepEqual(burst.slice(-100), Array.from({ length: 100 }, (_, i) => `burst ${900 + i}`));
   });
   it('never lets console noise push out errors', () => {
     const recorder = new Recorder({ ...options, limits: { ...options.limits, eventsPerSecond: 1e6 } });

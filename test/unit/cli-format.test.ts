@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { collectErrors, isErrorEvent, originalStack } from '../../src/cli/collect-errors';
 import { parseLimit } from '../../src/cli/errors';
-import { formatErrorBlock, formatErrors, headline, NO_ERRORS, stackFrames } from '../../src/cli/format-errors';
+import { errorLine, formatErrorBlock, formatErrors, headline, kindOf, NO_ERRORS, rawStackLines } from '../../src/cli/format-errors';
+import { parseSeedErrors } from '../../e2e/helpers/seed-error-blocks';
 import { formatSummary, summaryOrder } from '../../src/cli/format-summary';
 import type { ReportFile } from '../../src/cli/read-reports';
 import { errorsOutputSchema, summaryOutputSchema, type CliError } from '../../src/cli/schema';
@@ -134,61 +135,110 @@ function cliError(fields: Partial<CliError> = {}): CliError {
 }
 
 describe('formatErrors', () => {
-  it('writes the block: the message, at the location, the stack without its message line, test, time, report, ---', () => {
-    const text = formatErrorBlock(cliError({ location: { file: 'src/a.ts', line: 2, column: 3, mapped: true }, stack: 'TypeError: x is undefined\n    at f (http://h/a.js:1:9)' }));
+  const mapped = (source: string, line: number, functionName?: string) => ({ source, line, column: 5, ...(functionName ? { functionName } : {}) });
+
+  it("writes seed 003's block: Error: <message>, at <file:line:col>, the stack as at lines, the fields, ---", () => {
+    const frames = [
+      { url: 'http://h/app.js', line: 1, column: 40, userCode: true, original: mapped('src/cart.ts', 12, 'total') },
+      { url: 'http://h/app.js', line: 1, column: 90, userCode: true, original: mapped('src/main.ts', 3, 'start') },
+      { url: 'http://h/app.js', line: 1, column: 99, userCode: true, original: mapped('src/main.ts', 9) },
+    ];
+    const text = formatErrorBlock(cliError({ location: { file: 'src/cart.ts', line: 12, column: 5, mapped: true, functionName: 'total' }, stack: 'TypeError: x is undefined\n    at raw (http://h/app.js:1:40)', frames }));
     assert.equal(
       text,
-      ['TypeError: x is undefined', '  at src/a.ts:2:3', '    at f (http://h/a.js:1:9)', '  test: shop.spec.ts › cart › buys', `  time: ${at(7)} (window.onerror in page)`, '  report: reports/shop-buys.md', '---'].join('\n'),
+      [
+        'Error: TypeError: x is undefined',
+        '  at src/cart.ts:12:5',
+        '  at total (src/cart.ts:12:5)',
+        '  at start (src/main.ts:3:5)',
+        '  at src/main.ts:9:5',
+        '  test: shop.spec.ts › cart › buys',
+        `  time: ${at(7)} (window.onerror in page)`,
+        '  report: reports/shop-buys.md',
+        '---',
+      ].join('\n'),
     );
+    assert.deepEqual(parseSeedErrors(text + '\n').blocks[0]!.stack[0], { kind: 'frame', functionName: 'total', file: 'src/cart.ts', line: 12, column: 5 });
   });
 
-  it('never doubles an Error headline; other messages follow their source', () => {
+  it('writes one "Error:", never "Error: Error:"; the summary keeps its own headline', () => {
+    assert.equal(errorLine('Error: clicked boom'), 'Error: clicked boom');
+    assert.equal(errorLine('TypeError: x is undefined'), 'Error: TypeError: x is undefined');
+    assert.equal(errorLine('Uncaught SyntaxError: Unexpected token'), 'Error: Uncaught SyntaxError: Unexpected token');
+    assert.equal(errorLine('{"code":7}'), 'Error: {"code":7}');
     assert.equal(headline({ message: 'Error: clicked boom', source: 'window.onerror' }), 'Error: clicked boom');
-    assert.equal(headline({ message: 'DOMException: The operation was aborted.', source: 'unhandledrejection' }), 'DOMException: The operation was aborted.');
-    assert.equal(headline({ message: 'Uncaught SyntaxError: Unexpected token', source: 'window.onerror' }), 'Uncaught SyntaxError: Unexpected token');
     assert.equal(headline({ message: 'save failed TypeError: x', source: 'console.error' }), 'console.error: save failed TypeError: x');
-    assert.equal(headline({ message: 'boom', source: 'window.onerror' }), 'window.onerror: boom');
     assert.equal(headline({ message: 'Errors happen', source: 'console.error' }), 'console.error: Errors happen');
   });
 
-  it("prints the stack as the Markdown does: mapped frames, library runs folded, the first user frame marked, the location's function", () => {
-    const frames = [
-      { url: 'http://h/react-dom.js', line: 1, column: 1, library: 'react-dom' },
-      { url: 'http://h/react-dom.js', line: 1, column: 2, library: 'react-dom' },
-      { url: 'http://h/app.js', line: 1, column: 40, userCode: true, original: { source: 'src/cart.ts', line: 12, column: 5, functionName: 'total' } },
-      { url: 'http://h/app.js', line: 1, column: 90, userCode: true, original: { source: 'src/main.ts', line: 3, column: 1, functionName: 'start' } },
-    ];
-    const text = formatErrorBlock(cliError({ location: { file: 'src/cart.ts', line: 12, column: 5, mapped: true, functionName: 'total' }, stack: 'TypeError: x\n    at raw (x.js:1:1)', originalStack: '    at total (src/cart.ts:12:5)', frames }));
-    assert.deepEqual(text.split('\n').slice(0, 5), ['TypeError: x is undefined', '  at src/cart.ts:12:5 in total', '    … 2 frames in react-dom', '  > src/cart.ts:12:5 in total', '    src/main.ts:3:1 in start']);
-    assert.doesNotMatch(text, /raw/);
-    const library = formatErrorBlock(cliError({ location: { file: 'http://h/react-dom.js', line: 1, column: 1, mapped: false }, frames: frames.slice(0, 2) }));
-    // No frame is the app's: no place is named, as in the Markdown; the folded stack says where it surfaced.
-    assert.deepEqual(library.split('\n').slice(1, 3), ['  (no frame of the stack is in your code)', '    … 2 frames in react-dom']);
+  it('says the kind of what is not a thrown Error on a line of its own, and the rest of a message below the stack', () => {
+    const rejection = formatErrorBlock(cliError({ message: '{"code":7}', source: 'unhandledrejection', location: { file: 'http://h/a.js', line: 3, column: 9, mapped: false } }));
+    assert.deepEqual(rejection.split('\n').slice(0, 3), ['Error: {"code":7}', '  at http://h/a.js:3:9', '  kind: unhandledrejection with a value that is not an Error']);
+    assert.equal(kindOf({ message: 'DOMException: The operation was aborted.', source: 'unhandledrejection' }), undefined);
+    assert.equal(kindOf({ message: 'TypeError: x', source: 'console.error' }), 'console.error');
+    assert.equal(kindOf({ message: 'GET http://h/x 404 (Not Found)', source: 'network' }), 'network (a failed request)');
+    const logged = formatErrorBlock(cliError({ message: 'first line\nsecond line\n    at App (http://h/a.js:1:1)', source: 'console.error' }));
+    assert.deepEqual(logged.split('\n').slice(0, 5), ['Error: first line', '  rest of message: second line', '            at App (http://h/a.js:1:1)', '  kind: console.error', '  test: shop.spec.ts › cart › buys']);
+    assert.equal(parseSeedErrors(logged).blocks[0]!.fields['rest of message'], 'second line\n    at App (http://h/a.js:1:1)');
   });
 
-  it('names the root cause of its test, with how it was chosen', () => {
+  it('folds library runs into one at line; without a frame of the app, it is located at the top of the stack and says so', () => {
+    const frames = [
+      { url: 'http://h/react-dom.js', line: 1, column: 1, library: 'react-dom', original: mapped('node_modules/react-dom/cjs/react-dom.development.js', 40, 'commit') },
+      { url: 'http://h/react-dom.js', line: 1, column: 2, library: 'react-dom' },
+      { url: 'http://h/app.js', line: 1, column: 40, userCode: true, original: mapped('src/cart.ts', 12, 'total') },
+    ];
+    const text = formatErrorBlock(cliError({ location: { file: 'src/cart.ts', line: 12, column: 5, mapped: true, functionName: 'total' }, frames }));
+    assert.deepEqual(text.split('\n').slice(1, 4), ['  at src/cart.ts:12:5', '  at … 2 frames in react-dom', '  at total (src/cart.ts:12:5)']);
+    const library = formatErrorBlock(cliError({ location: { file: 'http://h/react-dom.js', line: 1, column: 1, mapped: false }, frames: frames.slice(0, 2) }));
+    assert.deepEqual(library.split('\n').slice(1, 4), ['  at node_modules/react-dom/cjs/react-dom.development.js:40:5', '  at … 2 frames in react-dom', '  note: no frame of the stack is in your code; it is located where it surfaced']);
+    const unmapped = formatErrorBlock(cliError({ location: { file: 'http://h/a.js', line: 1, column: 2, mapped: false }, frames: [{ url: 'http://h/a.js', line: 1, column: 2, functionName: 'f', userCode: true, unmappedReason: 'no source map' }, { url: 'http://h/a.js', line: 3, column: 4, userCode: true, unmappedReason: 'no source map' }] }));
+    assert.deepEqual(unmapped.split('\n').slice(1, 5), ['  at http://h/a.js:1:2', '  at f (http://h/a.js:1:2)', '  at http://h/a.js:3:4', '  not mapped: no source map']);
+  });
+
+  it('names the root cause of its test after the stack, with how it was chosen', () => {
     const text = formatErrorBlock(cliError({ rootCause: true, rootCauseReason: 'uncaught error in your code, the only unexpected error', location: { file: 'src/a.ts', line: 2, column: 3, mapped: true } }));
-    assert.deepEqual(text.split('\n').slice(0, 3), ['TypeError: x is undefined', '  root cause of this test: uncaught error in your code, the only unexpected error', '  at src/a.ts:2:3']);
+    assert.deepEqual(text.split('\n').slice(0, 3), ['Error: TypeError: x is undefined', '  at src/a.ts:2:3', '  root cause of this test: uncaught error in your code, the only unexpected error']);
     assert.doesNotMatch(formatErrorBlock(cliError()), /root cause/);
   });
 
   it('keeps the hint lines, and marks retries and expected errors', () => {
     const text = formatErrorBlock(cliError({ stack: 'E\n    at raw (x.js:1:1)', hint: 'Please check:\n- one', retry: 1, expected: true }));
-    assert.match(text, /\n {4}at raw \(x\.js:1:1\)\n {2}hint: Please check:\n {8}- one\n/);
+    assert.match(text, /\n {2}at raw \(x\.js:1:1\)\n {2}hint: Please check:\n {8}- one\n/);
     assert.match(text, /test: shop\.spec\.ts › cart › buys \(retry 1\)/);
     assert.match(text, /\(window\.onerror in page, expected by the test\)/);
   });
 
-  it('leaves out a top frame that only repeats the location line', () => {
+  it('leaves out a top frame that would only repeat the location line, and keeps one that names its function', () => {
     const text = formatErrorBlock(cliError({ location: { file: 'http://h/a.js', line: 6, column: 49, mapped: false }, stack: 'Error: x\n    at http://h/a.js:6:49\n    at g (http://h/a.js:9:1)' }));
-    assert.deepEqual(text.split('\n').slice(1, 3), ['  at http://h/a.js:6:49', '    at g (http://h/a.js:9:1)']);
+    assert.deepEqual(text.split('\n').slice(1, 3), ['  at http://h/a.js:6:49', '  at g (http://h/a.js:9:1)']);
     const one = formatErrorBlock(cliError({ location: { file: 'http://h/a.js', line: 6, column: 49, mapped: false }, frames: [{ url: 'http://h/a.js', line: 6, column: 49, userCode: true }] }));
     assert.deepEqual(one.split('\n').slice(1, 3), ['  at http://h/a.js:6:49', '  test: shop.spec.ts › cart › buys']);
+    const named = formatErrorBlock(cliError({ location: { file: 'http://h/a.js', line: 6, column: 49, mapped: false }, frames: [{ url: 'http://h/a.js', line: 6, column: 49, functionName: 'inner', userCode: true }] }));
+    assert.deepEqual(named.split('\n').slice(1, 3), ['  at http://h/a.js:6:49', '  at inner (http://h/a.js:6:49)']);
   });
 
-  it('keeps Firefox-shaped stacks and drops a stack that only repeats the message', () => {
-    assert.deepEqual(stackFrames('f@http://h/a.js:1:2\n@http://h/a.js:3:4', 'boom'), ['    f@http://h/a.js:1:2', '    @http://h/a.js:3:4']);
-    assert.deepEqual(stackFrames('boom', 'boom'), []);
+  it("writes a stack that was never parsed as at lines, Firefox's too, and nothing for a stack that only repeats the message", () => {
+    assert.deepEqual(rawStackLines('boom\nf@http://h/a.js:1:2\n@http://h/a.js:3:4'), ['  at f (http://h/a.js:1:2)', '  at http://h/a.js:3:4']);
+    assert.deepEqual(rawStackLines('TypeError: x\n    at f (http://h/a.js:1:2)\n    at http://h/a.js:3:4'), ['  at f (http://h/a.js:1:2)', '  at http://h/a.js:3:4']);
+    assert.deepEqual(rawStackLines('boom'), []);
+  });
+
+  it("is read by a strict reader of seed 003's format, which rejects the blocks written before issue 26", () => {
+    const text = formatErrors({ dir: 'r', total: 3, limit: 2, expectedLeftOut: 1, errors: [cliError({ location: { file: 'src/a.ts', line: 2, column: 3, mapped: true }, hint: 'Please check:\n- one' }), cliError({ message: 'noise', source: 'console.error' })] });
+    const parsed = parseSeedErrors(text);
+    assert.deepEqual(parsed.header, { shown: 2, total: 3, limit: 2 });
+    assert.deepEqual(parsed.blocks.map((b) => [b.message, b.location, b.fields['kind']]), [
+      ['TypeError: x is undefined', { file: 'src/a.ts', line: 2, column: 3 }, undefined],
+      ['noise', undefined, 'console.error'],
+    ]);
+    assert.ok(parsed.footer);
+    const before = ['console.error: noise 6', '  test: a.spec.ts › t', `  time: ${at(7)} (console.error in page)`, '  report: reports/a.md', '---', ''].join('\n');
+    assert.throws(() => parseSeedErrors(before), /line 1 is not seed 003's format/);
+    const folded = ['TypeError: x', '  at src/pricing.ts:13:30 in priceOf', '  > src/pricing.ts:13:30 in priceOf', '---', ''].join('\n');
+    assert.throws(() => parseSeedErrors(folded), /line 1 is not seed 003's format/);
+    assert.throws(() => parseSeedErrors(folded.replace('TypeError: x', 'Error: x')), /line 2 is not seed 003's format/);
+    assert.throws(() => parseSeedErrors(`Error: Error: x\n  test: t\n  time: ${at(7)} (window.onerror in page)\n  report: r\n---\n`), /"Error:" doubled/);
   });
 
   it('says the seed sentence when there is nothing, and how many were left out otherwise', () => {
