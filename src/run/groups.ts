@@ -49,21 +49,28 @@ export function testKeyOf(test: { project: string; file: string; titlePath: read
   return [test.project, test.file, ...test.titlePath].join('\u0000');
 }
 
-/** The first user frame's original `file:line` and function, else the first frame's, as one short string. */
+/**
+ * The first user frame's original `file:line` and function, else the first frame's, as one short string. A URL's
+ * query and fragment are left out: they hold a run's data (`?port=44503`), and `…?port=44503:5` reads as a port.
+ */
 export function whereOf(event: Pick<DaebugEvent, 'frames' | 'location' | 'network'>): string | undefined {
   const located = event.frames?.filter((f) => f.original || f.url);
   const frame: Frame | undefined = firstUserFrame(located) ?? located?.[0];
   if (frame) {
-    const file = frame.original?.source ?? frame.url;
+    const file = frame.original?.source ?? withoutQuery(frame.url);
     const line = frame.original?.line ?? frame.line;
     const name = frame.original?.functionName ?? frame.functionName;
     return `${file}:${line}${name ? ` in ${name}` : ''}`;
   }
   const initiator = event.network?.initiator;
   if (initiator?.original) return `${initiator.original.source}:${initiator.original.line}`;
-  if (initiator?.url && initiator.line !== undefined) return `${initiator.url}:${initiator.line}`;
-  if (event.location?.url) return `${event.location.url}:${event.location.line}`;
+  if (initiator?.url && initiator.line !== undefined) return `${withoutQuery(initiator.url)}:${initiator.line}`;
+  if (event.location?.url) return `${withoutQuery(event.location.url)}:${event.location.line}`;
   return undefined;
+}
+
+function withoutQuery(url: string): string {
+  return /^(?:https?|file):/i.test(url) ? url.split(/[?#]/, 1)[0]! : url;
 }
 
 /** Accumulates the groups of a run, one attempt at a time. */

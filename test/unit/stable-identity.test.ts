@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalizeMessage, normalizeUrl } from '../../src/run/normalize';
 import { fingerprintOf, keptFunctionName, stableWhere } from '../../src/run/fingerprint';
-import { RunGroups, testKeyOf } from '../../src/run/groups';
+import { RunGroups, testKeyOf, whereOf } from '../../src/run/groups';
 import { formatBaseline, makeBaseline } from '../../src/run/baseline';
 import type { DaebugEvent, Frame } from '../../src/model/schema';
 
@@ -31,13 +31,19 @@ describe('normalizeMessage: values of one run', () => {
   it('replaces random tokens of capitals, small letters and digits, JWTs included', () => {
     assert.equal(normalizeMessage('session Ll2mt1AjuaUVD7yK expired'), 'session <token> expired');
     assert.equal(normalizeMessage('chunk pCQTeX9T failed'), 'chunk <token> failed');
+    assert.equal(normalizeMessage('csrf LlmtAjuaUVDyKqPw-x_Z rejected'), 'csrf <token> rejected');
+    assert.equal(normalizeMessage('nonce q9+/ZZ0aBcLl2m/t1A== refused'), 'nonce <token> refused');
+    assert.equal(normalizeMessage('nonce Ab+1234abcd/XyZq refused'), 'nonce <token> refused');
+    assert.equal(normalizeMessage('see src/components/UserCard2 and text/html'), 'see src/components/UserCard2 and text/html');
     assert.equal(normalizeMessage('bad jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'), 'bad jwt <token>.<token>.<token>');
   });
 
   it("keeps code's names that carry a version or an acronym", () => {
     assert.equal(normalizeMessage('ReferenceError: useState2 is not defined'), 'ReferenceError: useState2 is not defined');
     assert.equal(normalizeMessage('ES2015-compatible build needs H264 and utf8Decoder'), 'ES2015-compatible build needs H264 and utf8Decoder');
-    assert.equal(normalizeMessage('TypeError: getElementById is not a function'), 'TypeError: getElementById is not a function');
+    for (const name of ['getElementById', 'getElementsByClassName', 'XMLHttpRequest', 'DOMContentLoaded', 'IntersectionObserver', 'webkitRequestAnimationFrame', 'useSyncExternalStore', 'HTMLInputElement']) {
+      assert.equal(normalizeMessage(`TypeError: ${name} is not a function`), `TypeError: ${name} is not a function`);
+    }
   });
 
   it('drops the port of a host:port inside a message, with or without a scheme', () => {
@@ -51,6 +57,13 @@ describe('normalizeMessage: values of one run', () => {
     assert.equal(normalizeUrl('http://127.0.0.1:44503/csp/?port=44503'), 'http://127.0.0.1/csp/');
     assert.equal(normalizeUrl('http://127.0.0.1:44503/_app/immutable/chunks/pCQTeX9T.js'), 'http://127.0.0.1/_app/immutable/chunks/<hash>.js');
     assert.equal(normalizeUrl('http://127.0.0.1:44503/_app/immutable/chunks/e-tR2VKL.js?v=1'), 'http://127.0.0.1/_app/immutable/chunks/<hash>.js');
+  });
+});
+
+describe('whereOf', () => {
+  it("leaves a page URL's query out of the place a group was first seen", () => {
+    assert.equal(whereOf({ frames: [frame('http://127.0.0.1:44503/csp/?port=44503#top', 'pay', 5)] }), 'http://127.0.0.1:44503/csp/:5 in pay');
+    assert.equal(whereOf({ location: { url: 'http://127.0.0.1:44503/csp/?port=44503', line: 7, column: 1 } }), 'http://127.0.0.1:44503/csp/:7');
   });
 });
 
