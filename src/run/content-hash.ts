@@ -9,7 +9,8 @@
  * without `u`, no consonant pair English does not write, no three vowels or five consonants in a row, no ending
  * of three consonants unless it is one English writes (`-ngs`, `-rst`, `-ght`). Measured on 300,000 random 8-character
  * base64url tokens, about 1 in 170 reads as a name (and keeps its place in the fingerprint); of 591 file names of 8
- * to 12 characters in this repository's node_modules, 7 read as a hash (`base64url`, `hmrPayload`, `ucs2length`).
+ * to 12 characters in this repository's node_modules, 7 do not read as names (`base64url`, `hmrPayload`,
+ * `ucs2length`): at 8 characters such a name would be taken for a hash.
  */
 
 /** The hash length of Vite, Rollup, Rolldown and esbuild unless configured: a name of another length is not theirs. */
