@@ -1,7 +1,8 @@
 /**
  * The baseline file (`daebug-baseline.json`): the fingerprints of a run's known errors, written by
  * `npx daebug baseline` and read through `daebugBaseline`. Pure: parsing and formatting; src/run/baseline-file.ts
- * reads and writes it. The text is stable (sorted, no dates) so that it diffs well in git.
+ * reads and writes it. The text is stable so that it diffs well in git: sorted by fingerprint, no dates, and no
+ * value of one run (a port, a nonce, an id): two runs with the same groups and counts write the same bytes.
  */
 import { z } from 'zod';
 
@@ -11,7 +12,11 @@ export const baselineEntrySchema = z.object({
   fingerprint: z.string().regex(/^[0-9a-f]{6,64}$/, 'a fingerprint of hex digits'),
   /** The event source of its first occurrence (`window.onerror`, `console.error`, `network`, …). */
   source: z.string(),
-  /** The first occurrence's message, first line, for people reading the file. */
+  /**
+   * The group's message as its fingerprint reads it, for people reading the file: first line, with ports, nonces,
+   * ids, numbers and hashes replaced (`Error: Invoice <n> not found`), so that it does not change between runs.
+   * Files written before this rule hold the first occurrence's own message; both parse.
+   */
   message: z.string(),
   /** Where it was first seen: original `file:line` and function, when known. */
   where: z.string().optional(),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isUnexpectedKind, UNCAUGHT_SOURCES } from '../model/classify';
 import type { DaebugEvent, Frame } from '../model/schema';
 import { firstUserFrame } from '../stack/first-user-frame';
-import { normalizeMessage, normalizeSource, normalizeUrl } from './normalize';
+import { hasContentHash, normalizeMessage, normalizeSource, normalizeUrl } from './normalize';
 
 /** Where a group of errors comes from: the app's code, another origin's scripts only, or the browser itself. */
 export type ErrorOrigin = 'app' | 'third-party' | 'browser';
@@ -31,15 +31,46 @@ export function errorKind(source: string): string {
   return UNCAUGHT_SOURCES.has(source) && source !== 'unhandledrejection' ? 'uncaught' : source;
 }
 
-/** The first user frame's hash-free file and function, or the first library frame's package: what a fingerprint keeps of where. */
+/**
+ * The first user frame's hash-free file and function, or the first library frame's package: what a fingerprint keeps
+ * of where. A frame of a build's output that no map explained keeps its folder and hash-free name, and of its
+ * function only what a minifier did not rename (see `keptFunctionName`).
+ */
 export function stablePlace(frames: readonly Frame[] | undefined): { file: string; functionName: string } | { library: string } | undefined {
   const user = firstUserFrame(frames);
   if (user) {
     const file = user.original?.source ? normalizeSource(user.original.source) : normalizeUrl(user.url);
-    return { file, functionName: user.original?.functionName ?? user.functionName ?? '' };
+    return { file, functionName: user.original?.functionName ?? keptFunctionName(user.functionName, user.url) };
   }
   const library = frames?.find((frame) => frame.library !== undefined)?.library;
   return library ? { library } : undefined;
+}
+
+/**
+ * The function name of a frame as it stays across builds. In a file named by its content hash (a production build's
+ * chunk), a name of one or two characters (`t`, `Xe`, `$e`) is a minifier's, and the next build may give the same
+ * function another: such names, and such parts of `Object.t` or `Xe.render [as t]`, are left out. Elsewhere the
+ * name is kept whole: `f` in a hand-written `app.js` is the developer's.
+ */
+export function keptFunctionName(functionName: string | undefined, url: string): string {
+  if (!functionName || !hasContentHash(fileNameOf(url))) return functionName ?? '';
+  const alias = /\s*\[as ([^\]]*)\]$/.exec(functionName);
+  const parts = functionName
+    .slice(0, alias ? alias.index : undefined)
+    .replace(/^new\s+/, '')
+    .split('.')
+    .filter((part) => !isMinifiedName(part));
+  if (alias?.[1] && !isMinifiedName(alias[1])) parts.push(`[as ${alias[1]}]`);
+  return parts.join('.').replace(/\.\[as /, ' [as ');
+}
+
+function isMinifiedName(name: string): boolean {
+  return /^[\p{L}_$][\p{L}\p{N}_$]?$/u.test(name);
+}
+
+function fileNameOf(url: string): string {
+  const path = url.split(/[?#]/, 1)[0]!;
+  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 /**

@@ -9,12 +9,18 @@ import type { DaebugEvent, Frame } from '../model/schema';
 import { firstUserFrame } from '../stack/first-user-frame';
 import type { BaselineData, BaselineEntry } from './baseline';
 import { fingerprintOf, isFingerprinted, stableWhere, originOf, pageOriginsOf, type ErrorOrigin } from './fingerprint';
+import { normalizeMessage } from './normalize';
 
 interface Building {
   fingerprint: string;
   message: string;
-  /** The smallest message of the group: the same whichever test came first, for a baseline that diffs well. */
+  /**
+   * The message as the fingerprint reads it (ports, nonces, ids, numbers and hashes replaced): the same for every
+   * event of the group, so the baseline's text is the same whichever test, port or nonce came first.
+   */
   stableMessage: string;
+  /** The smallest source of the group (`pageerror` and `window.onerror` are one kind): the same in any test order. */
+  stableSource: string;
   /** Where, as the fingerprint reads it (file without host port or hash, and function), for the baseline. */
   stableWhere: string | undefined;
   source: string;
@@ -43,21 +49,28 @@ export function testKeyOf(test: { project: string; file: string; titlePath: read
   return [test.project, test.file, ...test.titlePath].join('\u0000');
 }
 
-/** The first user frame's original `file:line` and function, else the first frame's, as one short string. */
+/**
+ * The first user frame's original `file:line` and function, else the first frame's, as one short string. A URL's
+ * query and fragment are left out: they hold a run's data (`?port=44503`), and `…?port=44503:5` reads as a port.
+ */
 export function whereOf(event: Pick<DaebugEvent, 'frames' | 'location' | 'network'>): string | undefined {
   const located = event.frames?.filter((f) => f.original || f.url);
   const frame: Frame | undefined = firstUserFrame(located) ?? located?.[0];
   if (frame) {
-    const file = frame.original?.source ?? frame.url;
+    const file = frame.original?.source ?? withoutQuery(frame.url);
     const line = frame.original?.line ?? frame.line;
     const name = frame.original?.functionName ?? frame.functionName;
     return `${file}:${line}${name ? ` in ${name}` : ''}`;
   }
   const initiator = event.network?.initiator;
   if (initiator?.original) return `${initiator.original.source}:${initiator.original.line}`;
-  if (initiator?.url && initiator.line !== undefined) return `${initiator.url}:${initiator.line}`;
-  if (event.location?.url) return `${event.location.url}:${event.location.line}`;
+  if (initiator?.url && initiator.line !== undefined) return `${withoutQuery(initiator.url)}:${initiator.line}`;
+  if (event.location?.url) return `${withoutQuery(event.location.url)}:${event.location.line}`;
   return undefined;
+}
+
+function withoutQuery(url: string): string {
+  return /^(?:https?|file):/i.test(url) ? url.split(/[?#]/, 1)[0]! : url;
 }
 
 /** Accumulates the groups of a run, one attempt at a time. */
@@ -106,7 +119,8 @@ export class RunGroups {
         group = {
           fingerprint,
           message: event.message,
-          stableMessage: event.message,
+          stableMessage: normalizeMessage(event.message),
+          stableSource: event.source,
           stableWhere: event.network ? undefined : stableWhere(event.frames),
           source: event.source,
           where: whereOf(event),
@@ -122,7 +136,7 @@ export class RunGroups {
         this.building.set(fingerprint, group);
       }
       group.count++;
-      if (event.message < group.stableMessage) group.stableMessage = event.message;
+      if (event.source < group.stableSource) group.stableSource = event.source;
       if (event.unexpected) group.unexpected = true;
       if (event.known) {
         group.known = true;
@@ -182,13 +196,15 @@ export class RunGroups {
   }
 
   /**
-   * The run's groups as baseline entries (`npx daebug baseline`): message and place chosen so that the same run
-   * gives the same text whatever order its tests ended in, and where without a line, host port or bundle hash.
+   * The run's groups as baseline entries (`npx daebug baseline`): message, source and place are functions of the
+   * fingerprint's inputs (the normalised message; where without a line, port, query or bundle hash), so runs with the
+   * same groups and counts write the same text whatever order their tests ended in, and whatever port or nonce
+   * each had.
    */
   baselineEntries(): BaselineEntry[] {
     return this.groups().map((g) => {
       const building = this.building.get(g.fingerprint)!;
-      const entry: BaselineEntry = { fingerprint: g.fingerprint, source: g.source, message: building.stableMessage, count: g.count, tests: g.tests };
+      const entry: BaselineEntry = { fingerprint: g.fingerprint, source: building.stableSource, message: building.stableMessage, count: g.count, tests: g.tests };
       if (building.stableWhere) entry.where = building.stableWhere;
       return entry;
     });
