@@ -282,7 +282,10 @@ export class Recorder {
     debugLog(error);
     if (this.diagnostics.length >= 50) return;
     this.changeCount++;
-    const message = error instanceof Error ? error.message : String(error);
+    let message = error instanceof Error ? error.message : String(error);
+    // A DaebugError's message ends with its hint (for a thrown error's one text); the diagnostic holds the hint apart.
+    const hintLine = error instanceof DaebugError && error.hint ? `\nHint: ${error.hint}` : undefined;
+    if (hintLine && message.endsWith(hintLine)) message = message.slice(0, -hintLine.length);
     const diagnostic: Diagnostic = { code: error instanceof DaebugError ? error.code : 'DAEBUG_CAPTURE_FAILED', message, time: new Date().toISOString() };
     if (error instanceof DaebugError && error.hint) diagnostic.hint = error.hint;
     this.diagnostics.push(diagnostic);

@@ -62,8 +62,8 @@ async function cookiesOf(context: BrowserContext): Promise<Cookie[]> {
 }
 
 /**
- * The `Cookie` header a browser sends to `url`: cookies whose domain matches the host (a host-only cookie is stored
- * without a leading dot, and matched the same way here, as Playwright's `context.cookies(urls)` does), whose path is
+ * The `Cookie` header a browser sends to `url`: cookies whose domain matches the host (the host or a parent domain
+ * for a `Domain` cookie, stored with a leading dot; the host itself for a host-only cookie), whose path is
  * the URL's path or a folder of it, secure ones only over https or to a loopback host, none expired. Longer paths first.
  */
 export function cookieHeaderFor(url: string, cookies: readonly Cookie[], nowSeconds: number): string | undefined {
@@ -77,7 +77,7 @@ export function cookieHeaderFor(url: string, cookies: readonly Cookie[], nowSeco
   const loopback = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(target.hostname);
   const seen = new Set<string>();
   const matching = cookies
-    .filter((c) => host.endsWith(c.domain.startsWith('.') ? c.domain : `.${c.domain}`))
+    .filter((c) => (c.domain.startsWith('.') ? host.endsWith(c.domain) : c.domain === target.hostname))
     .filter((c) => pathMatches(target.pathname, c.path || '/'))
     .filter((c) => !c.secure || target.protocol === 'https:' || loopback)
     .filter((c) => c.expires === -1 || c.expires > nowSeconds)
