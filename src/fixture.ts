@@ -157,10 +157,11 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
           await capture.addContext(context);
         }
         await use(capture);
-        // When the test had no `context` fixture (its contexts were made by hand), or daebug's ran first.
+        // When the test used no `context` fixture (its contexts were made by hand); else that fixture's teardown did it.
         await settleAndEnrich(capture, _daebugRecorder);
       } finally {
         instrumentation?.removeListener(listener);
+        contexts.end();
         capture.end();
       }
     },

@@ -10,7 +10,8 @@ import { debugLog } from '../errors';
 import type { PageAccess } from './fetch';
 
 export class TestContexts implements PageAccess {
-  private readonly contexts = new Set<BrowserContext>();
+  /** Each context with its close listener, removed at the test's end: a reused context outlives the test. */
+  private readonly contexts = new Map<BrowserContext, () => void>();
   private readonly closed = new WeakSet<BrowserContext>();
   /** Cookies read from contexts before they closed. */
   private readonly kept: Cookie[] = [];
@@ -20,21 +21,27 @@ export class TestContexts implements PageAccess {
 
   add(context: BrowserContext): void {
     if (this.contexts.has(context)) return;
-    this.contexts.add(context);
-    context.once('close', () => this.closed.add(context));
+    const onClose = () => this.closed.add(context);
+    this.contexts.set(context, onClose);
+    context.once('close', onClose);
+  }
+
+  /** At the test's end: the contexts that outlive it (reused, a connected browser's default) keep no listener of it. */
+  end(): void {
+    for (const [context, onClose] of this.contexts) context.off('close', onClose);
   }
 
   /** Keeps a closing context's cookies, when `needed` says the test has stacks to map. Never throws. */
   async beforeClose(context: BrowserContext, needed: () => boolean): Promise<void> {
     this.add(context);
-    if (this.read.has(context) || !needed()) return;
+    if (this.read.has(context) || !isNeeded(needed)) return;
     this.read.add(context);
     this.kept.push(...(await cookiesOf(context)));
   }
 
   async cookieHeader(url: string): Promise<string | undefined> {
     this.openCookies ??= Promise.all(
-      [...this.contexts]
+      [...this.contexts.keys()]
         .filter((c) => !this.closed.has(c) && !this.read.has(c))
         .map((c) => {
           this.read.add(c);
@@ -46,8 +53,18 @@ export class TestContexts implements PageAccess {
   }
 
   openRequest(): APIRequestContext | undefined {
-    for (const context of this.contexts) if (!this.closed.has(context)) return context.request;
+    for (const context of this.contexts.keys()) if (!this.closed.has(context)) return context.request;
     return undefined;
+  }
+}
+
+/** Runs inside the user's `context.close()`: a failure here must not fail the close. */
+function isNeeded(needed: () => boolean): boolean {
+  try {
+    return needed();
+  } catch (error) {
+    debugLog(error);
+    return false;
   }
 }
 

@@ -49,8 +49,8 @@ after(() => {
 const LIMITS = { timeoutMs: 2000, maxBytes: 1024 * 1024 };
 
 /** A stand-in for a Playwright BrowserContext: its cookies, its request client, and its close event. */
-function fakeContext(cookies: Cookie[]): BrowserContext & { close(): void; cookieReads: number } {
-  const listeners: Array<() => void> = [];
+function fakeContext(cookies: Cookie[]): BrowserContext & { close(): void; cookieReads: number; listenerCount(): number } {
+  const listeners = new Set<() => void>();
   const context = {
     cookieReads: 0,
     request: { marker: 'request' } as unknown as APIRequestContext,
@@ -59,14 +59,19 @@ function fakeContext(cookies: Cookie[]): BrowserContext & { close(): void; cooki
       return cookies;
     },
     once(event: string, listener: () => void) {
-      if (event === 'close') listeners.push(listener);
+      if (event === 'close') listeners.add(listener);
+      return context;
+    },
+    off(event: string, listener: () => void) {
+      if (event === 'close') listeners.delete(listener);
       return context;
     },
     close() {
       for (const listener of listeners) listener();
     },
+    listenerCount: () => listeners.size,
   };
-  return context as unknown as BrowserContext & { close(): void; cookieReads: number };
+  return context as unknown as BrowserContext & { close(): void; cookieReads: number; listenerCount(): number };
 }
 
 function cookie(name: string, value: string, extra: Partial<Cookie> = {}): Cookie {
@@ -144,6 +149,18 @@ describe('TestContexts', () => {
     assert.equal(contexts.openRequest(), open.request);
     open.close();
     assert.equal(contexts.openRequest(), undefined);
+  });
+
+  it('leaves no listener on a context that outlives the test (reused, or a connected browser\'s default)', () => {
+    const reused = fakeContext([]);
+    for (let test = 0; test < 3; test++) {
+      const contexts = new TestContexts();
+      contexts.add(reused);
+      contexts.add(reused);
+      assert.equal(reused.listenerCount(), 1);
+      contexts.end();
+    }
+    assert.equal(reused.listenerCount(), 0);
   });
 });
 
