@@ -60,7 +60,7 @@ test('inline map', async ({ page, daebug }) => {
   await firstError(daebug);
 });
 
-for (const bundle of ['broken-404', 'broken-malformed', 'broken-slow']) {
+for (const bundle of ['broken-404', 'broken-malformed', 'broken-slow', 'broken-nomap']) {
   test(bundle, async ({ page, daebug }) => {
     await page.goto('/app/app.html?bundle=' + bundle);
     await page.evaluate(() => (window as any).daebugApp.checkoutLater());
@@ -198,6 +198,36 @@ for (const [bundle, reason] of [
     expect(json.test.duration).toBeLessThan(20_000);
   });
 }
+
+test('a minified script without a sourceMappingURL: its frames say so briefly, and no diagnostic repeats it', () => {
+  const { json, md } = byTitle('broken-nomap');
+  const error = json.events.find((e: any) => e.source === 'window.onerror');
+  expect(error.frames[0]).toMatchObject({ url: expect.stringContaining('/app/dist/broken-nomap.js'), userCode: true, unmappedReason: 'the script has no sourceMappingURL' });
+  expect(md).toMatch(/  > http:\/\/127\.0\.0\.1:\d+\/app\/dist\/broken-nomap\.js:1:\d+ in \w+ \(not mapped: the script has no sourceMappingURL\)/);
+  expect(json.diagnostics).toEqual([]);
+  expect(json.unmappedScripts).toEqual([{ url: expect.stringMatching(/\/app\/dist\/broken-nomap\.js$/), cause: 'no-source-map', reason: 'the script has no sourceMappingURL' }]);
+});
+
+test('index.md says once for the run why scripts stayed unmapped, by cause, and the reports do not repeat the advice', () => {
+  const causes = Object.fromEntries(run.index.unmappedByCause.map((note: any) => [note.cause, note.scripts]));
+  // app.js of the same server is mapped: the script without a map is one the build left out, not a build without maps.
+  expect(Object.keys(causes)).toEqual(['map-not-found', 'no-source-map', 'map-malformed', 'map-unreadable']);
+  expect(causes['map-not-found']).toEqual([{ url: expect.stringMatching(/\/app\/dist\/broken-404\.js$/), map: expect.stringMatching(/\/app\/dist\/missing\.js\.map$/), reason: expect.stringMatching(/: HTTP 404$/), tests: 1 }]);
+  expect(causes['no-source-map']).toEqual([expect.objectContaining({ url: expect.stringMatching(/\/broken-nomap\.js$/), tests: 1 })]);
+  expect(causes['map-unreadable']).toEqual([expect.objectContaining({ url: expect.stringMatching(/\/broken-slow\.js$/), reason: expect.stringMatching(/timed out after 2000 ms$/) })]);
+  const index = fs.readFileSync(path.join(run.reportsDir, 'index.md'), 'utf8');
+  const section = index.slice(index.indexOf('## Source maps'), index.indexOf('## Tests'));
+  expect(index.match(/^## Source maps$/gm)).toHaveLength(1);
+  expect(section).toMatch(/^- \*\*Source maps not served\*\*\. .*serve the `\.map` files next to the scripts/m);
+  expect(section).toMatch(/^  - `http:\/\/127\.0\.0\.1:\d+\/app\/dist\/broken-404\.js`: source map http:\/\/127\.0\.0\.1:\d+\/app\/dist\/missing\.js\.map: HTTP 404 \(1 test\)$/m);
+  expect(section).toMatch(/^- \*\*Scripts without a `sourceMappingURL`\*\*\. Other scripts of the app are mapped/m);
+  expect(section).toMatch(/^  - `http:\/\/127\.0\.0\.1:\d+\/app\/dist\/broken-nomap\.js` \(1 test\)$/m);
+  // The advice is the index's: no report repeats it, and the diagnostic's hint only points there.
+  for (const [name, md] of Object.entries(run.markdown)) {
+    expect(md, name).not.toMatch(/next to the script|build\.sourcemap|## Source maps/);
+  }
+  expect(byTitle('broken-404').json.diagnostics[0].hint).toBe('The frames stay unmapped; index.md says once for the run why and what to change.');
+});
 
 test('a strict failure message names the original position, the code frame and the hint', () => {
   const { json } = byTitle('strict uncaught error');

@@ -65,7 +65,8 @@ export class DaebugSourceMapError extends DaebugError {
     super('DAEBUG_SOURCE_MAP_FAILED', `daebug could not map ${url}: ${reason}`, {
       recoverable: true,
       context: { url },
-      hint: 'The frame is shown unmapped. Serve the .map file next to the script or inline it.',
+      // What to change in the build or the server depends on the cause: index.md says it once for the run.
+      hint: 'The frames stay unmapped; index.md says once for the run why and what to change.',
       cause,
     });
   }

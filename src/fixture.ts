@@ -1,12 +1,12 @@
-import { test as base, type APIRequestContext, type BrowserContext, type TestType, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type Fixtures } from '@playwright/test';
+import { test as base, type BrowserContext, type TestType, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type Fixtures } from '@playwright/test';
 import { TestCapture } from './capture/test-capture';
 import { runsPageHandlers } from './capture/input-calls';
-import { internalCall } from './capture/cdp/internal-call';
 import { Recorder } from './capture/recorder';
 import { Daebug } from './daebug';
 import { resolveOptions, type DaebugLimits, type IgnorePattern, type NetworkMode } from './options';
 import type { RedactOption } from './redact';
-import { enrichRecorder } from './stack/enrich';
+import { enrichRecorder, hasStacksToMap } from './stack/enrich';
+import { TestContexts } from './stack/test-contexts';
 import { openContexts } from './capture/open-contexts';
 import { startLiveReport } from './live/live-report';
 import { LIVE_ENV, liveReportsTarget } from './live/live-env';
@@ -128,11 +128,21 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
       // Playwright's own answer (1.57 to 1.65): the reuseContext option, PW_TEST_REUSE_CONTEXT, or the component-test
       // packages' reuse mode, unless video is on. A reused context's targets stay attached for the next test.
       const capture = new TestCapture(_daebugRecorder, _reuseContext === true);
+      // What the source-map fetcher may use of the test's contexts: their cookies, kept before each one closes.
+      const contexts = new TestContexts();
+      testContexts.set(capture, contexts);
       // Contexts the test makes itself (browser.newContext(), browser.newPage()) are captured as they are made, the
-      // way Playwright's own tracing finds them; values are read before any of them closes.
+      // way Playwright's own tracing finds them; values are read, and cookies kept, before any of them closes (a
+      // suite's own `context` fixture may close the test's context before daebug's teardown maps its stacks).
       const listener = {
-        runAfterCreateBrowserContext: (context: BrowserContext) => capture.addContext(context),
-        runBeforeCloseBrowserContext: () => capture.flushReads(),
+        runAfterCreateBrowserContext: (context: BrowserContext) => {
+          contexts.add(context);
+          return capture.addContext(context);
+        },
+        runBeforeCloseBrowserContext: async (context: BrowserContext) => {
+          await capture.flushReads();
+          await contexts.beforeClose(context, () => hasStacksToMap(_daebugRecorder));
+        },
         // The test's own calls (daebug's are internal and not reported): a click or an evaluate runs page handlers.
         onApiCallBegin: (_call: unknown, channel: unknown) => {
           if (runsPageHandlers(channel)) capture.noteHandlersRan();
@@ -142,14 +152,16 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
       instrumentation?.addListener(listener);
       try {
         // Contexts that outlived an earlier test (a connectOverCDP browser's default context) are this test's too.
-        for (const context of openContexts(playwright)) await capture.addContext(context);
+        for (const context of openContexts(playwright)) {
+          contexts.add(context);
+          await capture.addContext(context);
+        }
         await use(capture);
-        // Only when the test had no `context` fixture (its contexts were made by hand): a request context of its own.
-        let request: Promise<APIRequestContext> | undefined;
-        await settleAndEnrich(capture, _daebugRecorder, () => (request ??= internalCall(playwright.request, () => playwright.request.newContext())));
-        if (request) void request.then((r) => internalCall(r, () => r.dispose())).catch(() => undefined);
+        // When the test used no `context` fixture (its contexts were made by hand); else that fixture's teardown did it.
+        await settleAndEnrich(capture, _daebugRecorder);
       } finally {
         instrumentation?.removeListener(listener);
+        contexts.end();
         capture.end();
       }
     },
@@ -158,11 +170,13 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
 
   context: [
     async ({ context, _daebugCapture, _daebugRecorder }, use) => {
+      if (_daebugCapture) testContexts.get(_daebugCapture)?.add(context);
       await _daebugCapture?.addContext(context);
       await use(context);
       markBodyEnd(_daebugRecorder);
-      // Values still being read must arrive, and stacks be mapped with this context's cookies, before it closes.
-      if (_daebugCapture) await settleAndEnrich(_daebugCapture, _daebugRecorder, () => Promise.resolve(context.request));
+      // Values still being read must arrive before the context closes. A suite's own `context` fixture may have
+      // closed it already (SvelteKit's does): the stacks are mapped by daebug's own fetcher either way.
+      if (_daebugCapture) await settleAndEnrich(_daebugCapture, _daebugRecorder);
     },
     { scope: 'test', box: true },
   ],
@@ -187,6 +201,9 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
 
 const finished = new WeakSet<TestCapture>();
 
+/** Each test's contexts, as the source-map fetcher may use them (cookies, an open request client). */
+const testContexts = new WeakMap<TestCapture, TestContexts>();
+
 // When the test's body ended: the first teardown of a fixture the test used. A failure is measured from it.
 const bodyEnded = new WeakMap<Recorder, number>();
 
@@ -194,12 +211,12 @@ function markBodyEnd(recorder: Recorder): void {
   if (!bodyEnded.has(recorder)) bodyEnded.set(recorder, Date.now());
 }
 
-/** Once per test, while a context is still open: the last values are read, then stacks are source-mapped. */
-async function settleAndEnrich(capture: TestCapture, recorder: Recorder, request: () => Promise<APIRequestContext>): Promise<void> {
+/** Once per test, at the first teardown that can: the last values are read, then stacks are source-mapped. */
+async function settleAndEnrich(capture: TestCapture, recorder: Recorder): Promise<void> {
   if (finished.has(capture)) return;
   finished.add(capture);
   await capture.settle(SETTLE_MS, { newTargets: false, contextsClosing: !capture.reusesContext });
-  await enrichRecorder(recorder, request);
+  await enrichRecorder(recorder, testContexts.get(capture));
 }
 
 type DaebugTest = TestType<Args & DaebugOptions & DaebugFixtures, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;

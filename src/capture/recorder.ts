@@ -1,7 +1,7 @@
 import { KeepNewestLog, RateWindow } from './budget';
 import { orderTimeline } from './timeline';
 import { formatClock, isNetworkFailure, isUnexpectedIn, isUnexpectedKind, matchesIgnore } from '../model/classify';
-import type { BrowserIssue, DaebugEvent, Diagnostic, Dropped, ErrorPart, EventComponent, Frame, Job, Location, NetworkFailure, StaleAllowList } from '../model/schema';
+import type { BrowserIssue, DaebugEvent, Diagnostic, Dropped, ErrorPart, EventComponent, Frame, Job, Location, NetworkFailure, StaleAllowList, UnmappedScript } from '../model/schema';
 import { AllowListUse } from './allow-list';
 import type { IgnorePattern, ResolvedOptions } from '../options';
 import { DaebugError, debugLog } from '../errors';
@@ -93,6 +93,8 @@ export interface CaptureRecord {
   events: DaebugEvent[];
   dropped: Dropped;
   diagnostics: Diagnostic[];
+  /** Scripts whose map cannot be had (src/stack/enrich.ts), for the run's index. */
+  unmappedScripts?: UnmappedScript[];
   /** daebugLimits.maxReportBytes, when the test set it. */
   maxReportBytes?: number;
   staleAllowList?: StaleAllowList;
@@ -176,6 +178,7 @@ export class Recorder {
   private readonly spans: Span[] = [];
   private readonly realmNames: string[] = [];
   private readonly diagnostics: Diagnostic[] = [];
+  private readonly unmapped = new Map<string, UnmappedScript>();
   private readonly testIgnore: IgnorePattern[] = [];
   private readonly allowListUse: AllowListUse;
   private jobCounter = 0;
@@ -279,10 +282,20 @@ export class Recorder {
     debugLog(error);
     if (this.diagnostics.length >= 50) return;
     this.changeCount++;
-    const message = error instanceof Error ? error.message : String(error);
+    let message = error instanceof Error ? error.message : String(error);
+    // A DaebugError's message ends with its hint (for a thrown error's one text); the diagnostic holds the hint apart.
+    const hintLine = error instanceof DaebugError && error.hint ? `\nHint: ${error.hint}` : undefined;
+    if (hintLine && message.endsWith(hintLine)) message = message.slice(0, -hintLine.length);
     const diagnostic: Diagnostic = { code: error instanceof DaebugError ? error.code : 'DAEBUG_CAPTURE_FAILED', message, time: new Date().toISOString() };
     if (error instanceof DaebugError && error.hint) diagnostic.hint = error.hint;
     this.diagnostics.push(diagnostic);
+  }
+
+  /** A script whose frames stay unmapped because its map cannot be had; once per URL. */
+  noteUnmapped(script: UnmappedScript): void {
+    if (this.unmapped.has(script.url) || this.unmapped.size >= 50) return;
+    this.changeCount++;
+    this.unmapped.set(script.url, script);
   }
 
   private live(): StoredEvent[] {
@@ -418,6 +431,7 @@ export class Recorder {
       dropped,
       diagnostics: [...this.diagnostics],
     };
+    if (this.unmapped.size) record.unmappedScripts = [...this.unmapped.values()];
     const stale = this.allowListUse.stale(this.live());
     if (stale) record.staleAllowList = stale;
     const maxReportBytes = this.options.limitsSet?.maxReportBytes;

@@ -2,6 +2,8 @@ import type { ErrorGroup, FixedGroup } from '../model/error-group';
 import type { Summary } from '../model/schema';
 import { formatGroupsSection } from './error-groups';
 import { code, inline } from './fence';
+import type { UnmappedNote } from '../model/unmapped-note';
+import { formatUnmappedSection } from './unmapped-scripts';
 
 /** An entry's status while its test runs: its report is the live one. */
 export const RUNNING_STATUS = 'running';
@@ -34,6 +36,7 @@ export interface RunIndex {
   groups?: ErrorGroup[];
   baseline?: string;
   fixed?: FixedGroup[];
+  unmappedByCause?: UnmappedNote[];
 }
 
 export interface IndexMarkdownOptions {
@@ -65,6 +68,7 @@ export function formatIndexMarkdown(index: RunIndex, options: IndexMarkdownOptio
     '',
   ];
   if (index.groups) lines.push(...formatGroupsSection({ groups: index.groups, fixed: index.fixed, baseline: index.baseline === undefined ? undefined : (options.baselineShown ?? index.baseline) }), '');
+  if (index.unmappedByCause?.length) lines.push(...formatUnmappedSection(index.unmappedByCause), '');
   const needsLook = (t: IndexEntry) => t.status === RUNNING_STATUS || t.status !== t.expectedStatus || t.summary.unexpected > 0;
   const isRunning = (t: IndexEntry) => Number(t.status === RUNNING_STATUS);
   const newErrors = (t: IndexEntry) => t.summary.unexpected - (t.summary.known ?? 0);

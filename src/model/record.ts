@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DaebugErrorCode } from '../errors';
-import { diagnosticSchema, droppedSchema, eventSchema, jobSchema, staleAllowListSchema, type Diagnostic } from './schema';
+import { diagnosticSchema, droppedSchema, eventSchema, jobSchema, staleAllowListSchema, unmappedScriptSchema, type Diagnostic } from './schema';
 
 /**
  * Version of the capture record the fixture attaches to each test (`CaptureRecord` in src/capture/recorder.ts).
@@ -22,6 +22,7 @@ export const recordSchema = z.looseObject({
   events: z.array(eventSchema),
   dropped: droppedSchema,
   diagnostics: z.array(diagnosticSchema),
+  unmappedScripts: z.array(unmappedScriptSchema).optional(),
   maxReportBytes: z.number().int().positive().optional(),
   staleAllowList: staleAllowListSchema.optional(),
   baseline: z.string().optional(),

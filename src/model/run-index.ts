@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorGroupSchema, fixedGroupSchema } from './error-group';
 import { summarySchema, testInfoSchema } from './schema';
+import { unmappedNoteSchema } from './unmapped-note';
 
 /** One test's row of `index.json`: the report's test fields, its attempts and counts, and its files. */
 export const indexEntrySchema = testInfoSchema.pick({ title: true, titlePath: true, file: true, line: true, project: true, status: true, expectedStatus: true, retry: true, duration: true, repeatEachIndex: true }).extend({
@@ -27,6 +28,8 @@ export const runIndexSchema = z.object({
   baseline: z.string().optional(),
   /** Baseline groups that did not happen in this run (`npx daebug baseline --prune` drops them); present with a readable baseline. */
   fixed: z.array(fixedGroupSchema).optional(),
+  /** Why scripts stayed unmapped in the run, one entry per cause; absent when every script could be mapped. */
+  unmappedByCause: z.array(unmappedNoteSchema).optional(),
 });
 
 export type IndexEntryData = z.infer<typeof indexEntrySchema>;

@@ -205,6 +205,25 @@ export const droppedSchema = z.object({
   lastAt: z.string().optional(),
 });
 
+/**
+ * Why a script's frames cannot be mapped: it has no `sourceMappingURL` (`no-source-map`), its map is not served
+ * (`map-not-found`: 404, 410, no such file), cannot be read (`map-unreadable`: another status, a timeout, too large),
+ * is not a source map (`map-malformed`), or the script itself cannot be read (`script-unreadable`).
+ */
+export type UnmappedCause = 'no-source-map' | 'map-not-found' | 'map-unreadable' | 'map-malformed' | 'script-unreadable';
+
+/** A script some of the test's frames (not a library's) stayed unmapped in, for the run's index to say once why. */
+export const unmappedScriptSchema = z.object({
+  /** The script's URL. */
+  url: z.string(),
+  /** An `UnmappedCause`; read as a string, so a report of a newer daebug with a new cause still parses. */
+  cause: z.string(),
+  /** What the frames say (`unmappedReason`). */
+  reason: z.string(),
+  /** The source map's URL, when the script names one. */
+  map: z.string().optional(),
+});
+
 export const diagnosticSchema = z.object({
   code: z.string(),
   message: z.string(),
@@ -261,6 +280,11 @@ const reportBody = {
   summary: summarySchema,
   dropped: droppedSchema.optional(),
   diagnostics: z.array(diagnosticSchema).optional(),
+  /**
+   * Scripts whose frames stayed unmapped because their map cannot be had (not because mapping ran out of time);
+   * scripts without a map are listed only when minified. `index.md` says once for the run why.
+   */
+  unmappedScripts: z.array(unmappedScriptSchema).optional(),
   /** `daebugIgnore` and `expectError` entries that matched no event of this test. */
   staleAllowList: staleAllowListSchema.optional(),
   markdownFile: z.string().optional(),
@@ -285,6 +309,7 @@ export type DaebugEvent = z.infer<typeof eventSchema>;
 export type Job = z.infer<typeof jobSchema>;
 export type Dropped = z.infer<typeof droppedSchema>;
 export type Diagnostic = z.infer<typeof diagnosticSchema>;
+export type UnmappedScript = z.infer<typeof unmappedScriptSchema>;
 export type StaleAllowList = z.infer<typeof staleAllowListSchema>;
 export type Summary = z.infer<typeof summarySchema>;
 export type ReportTest = z.infer<typeof testInfoSchema>;

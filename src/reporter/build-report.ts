@@ -62,7 +62,7 @@ function innermostStep(steps: readonly StepSpan[], timeMs: number): StepSpan | u
 
 /** Joins the fixture's capture record with what the runner knows of the test, and assigns events to steps. */
 /** The parts of a record a report is built from: the fixture's CaptureRecord or the reporter's parsed RecordData. */
-export type RecordParts = Pick<RecordData, 'capture' | 'strict' | 'realms' | 'jobs' | 'events' | 'dropped' | 'diagnostics'> & Partial<Pick<RecordData, 'staleAllowList' | 'baseline'>>;
+export type RecordParts = Pick<RecordData, 'capture' | 'strict' | 'realms' | 'jobs' | 'events' | 'dropped' | 'diagnostics'> & Partial<Pick<RecordData, 'staleAllowList' | 'baseline' | 'unmappedScripts'>>;
 
 export function buildAttempt(record: RecordParts | undefined, meta: TestMeta, steps: readonly StepSpan[]): Attempt {
   const events = (record?.events ?? []).map((event) => ({ ...event }));
@@ -113,6 +113,7 @@ export function buildAttempt(record: RecordParts | undefined, meta: TestMeta, st
     summary: summarize(events, dropped.total, record?.baseline !== undefined),
     dropped,
     diagnostics: record?.diagnostics ?? [],
+    ...(record?.unmappedScripts?.length ? { unmappedScripts: record.unmappedScripts } : {}),
     ...(record?.staleAllowList ? { staleAllowList: record.staleAllowList } : {}),
   };
   if (!record) {

@@ -18,6 +18,7 @@ import { WriteQueue } from './write-queue';
 import { GitHubOutput } from './github';
 import { RunGroups, testKeyOf } from '../run/groups';
 import { readBaseline } from '../run/baseline-file';
+import { RunUnmappedScripts } from '../run/unmapped-scripts';
 
 const INDEX_EVERY_MS = 2000;
 
@@ -35,6 +36,7 @@ class DaebugReporter implements Reporter {
   private github: GitHubOutput | undefined;
   private readonly writes = new WriteQueue((error) => this.fail(error));
   private groups = new RunGroups();
+  private unmapped = new RunUnmappedScripts();
   /** The baseline file the tests named (`daebugBaseline`), once one did. */
   private baselineFile: string | undefined;
 
@@ -53,6 +55,7 @@ class DaebugReporter implements Reporter {
     this.config = config;
     this.startedAt = new Date();
     this.groups = new RunGroups();
+    this.unmapped = new RunUnmappedScripts();
     this.baselineFile = undefined;
     const configDir = config.configFile ? path.dirname(config.configFile) : config.rootDir;
     this.options = resolveReporterOptions(this.rawOptions, configDir);
@@ -209,6 +212,7 @@ class DaebugReporter implements Reporter {
       }
     }
     this.groups.addAttempt({ testKey: testKeyOf(attempt.test), report }, attempt.events);
+    this.unmapped.add(testKeyOf(attempt.test), attempt);
   }
 
   /** At most one index write per INDEX_EVERY_MS; a change inside that time is written when it is over. */
@@ -294,6 +298,8 @@ class DaebugReporter implements Reporter {
     if (this.baselineFile !== undefined) index.baseline = this.baselineFile;
     const fixed = this.groups.fixed();
     if (fixed) index.fixed = fixed;
+    const unmapped = this.unmapped.notes();
+    if (unmapped.length) index.unmappedByCause = unmapped;
     try {
       fs.mkdirSync(this.options.outputDir, { recursive: true });
       const json: [string, string] = [path.join(this.options.outputDir, 'index.json'), JSON.stringify(index, null, 2) + '\n'];

@@ -1,5 +1,4 @@
 import { pathToFileURL } from 'node:url';
-import type { APIRequestContext } from '@playwright/test';
 import type { Recorder, Span, SpanError, StoredEvent } from '../capture/recorder';
 import { DaebugSourceMapError, debugLog } from '../errors';
 import { isUnexpectedIn, matchesIgnore } from '../model/classify';
@@ -7,7 +6,7 @@ import type { ErrorPart, EventComponent, Frame, NetworkFailure } from '../model/
 import { codeFrame } from './code-frame';
 import { firstUserFrame, isDocumentStart } from './first-user-frame';
 import { locateEvaluated } from './eval-position';
-import { contextFetcher } from './fetch';
+import { pageFetcher, type PageAccess } from './fetch';
 import { originalFunctionName } from './function-name';
 import { hintFor, ignorePatternFor } from './hints';
 import { libraryOf } from './library';
@@ -74,16 +73,18 @@ interface Run {
   cwd: string;
   /** When fetching has to stop. */
   lookupEnd: number;
+  /** Scripts with frames of the app's (not a library's) left unmapped because their map cannot be had. */
+  unmapped: Set<string>;
 }
 
 /**
- * Parses every captured stack of the test, maps page frames through source maps fetched with the test's own
- * browser context, maps test-side frames (and code run by `daebug.eval`) to the spec, and adds a code frame and a
- * fix hint to each unexpected error. Runs while the context is still open; never throws.
+ * Parses every captured stack of the test, maps page frames through source maps that daebug fetches itself (with
+ * the test's cookies, `page`; the test's contexts may be closed by now), maps test-side frames (and code run by
+ * `daebug.eval`) to the spec, and adds a code frame and a fix hint to each unexpected error. Never throws.
  */
-export async function enrichRecorder(recorder: Recorder, request: () => Promise<APIRequestContext>): Promise<void> {
+export async function enrichRecorder(recorder: Recorder, page?: PageAccess): Promise<void> {
   const started = Date.now();
-  const maps = new SourceMaps(contextFetcher(request));
+  const maps = new SourceMaps(pageFetcher(page));
   try {
     await enrich(recorder, maps);
   } catch (error) {
@@ -100,7 +101,7 @@ export async function enrich(recorder: Recorder, maps: SourceMaps, limits: Enric
   for (const [url, script] of scripts) {
     if (script?.failed && script.reason) recorder.diagnose(new DaebugSourceMapError(url, script.reason));
   }
-  const run: Run = { maps, scripts, names: new Map(), cwd, lookupEnd };
+  const run: Run = { maps, scripts, names: new Map(), cwd, lookupEnd, unmapped: new Set() };
   const cpuEnd = Date.now() + limits.cpuMs;
   // Failed requests first: an error's hint names the app call that made the request that explains it.
   for (const target of [...targets.filter((t) => t.network), ...targets.filter((t) => !t.network)]) {
@@ -111,6 +112,18 @@ export async function enrich(recorder: Recorder, maps: SourceMaps, limits: Enric
     await explainTarget(target, run);
   }
   await locateComponents(recorder.stored().events, run, cpuEnd);
+  for (const url of run.unmapped) {
+    const script = scripts.get(url);
+    if (script?.cause && script.reason) recorder.noteUnmapped({ url, cause: script.cause, reason: script.reason, ...(script.mapUrl ? { map: script.mapUrl } : {}) });
+  }
+}
+
+/**
+ * Whether the test has a page stack that fetching could map (an http(s) frame): a context about to close lends its
+ * cookies only then.
+ */
+export function hasStacksToMap(recorder: Recorder, maxFrames = DEFAULT_ENRICH_LIMITS.maxFrames): boolean {
+  return collectTargets(recorder, maxFrames).some((t) => t.frames.some((f, i) => !t.inNode[i] && /^https?:/i.test(f.url)));
 }
 
 async function explainTarget(target: Target, run: Run): Promise<void> {
@@ -258,7 +271,10 @@ function locate(frame: ParsedFrame, inNode: boolean, run: Run): Located {
   const lines = script.lines;
   const generated: Located = { ...here, text: lines ? async () => lines : undefined };
   if (!script.map) {
-    if (script.failed && script.reason) out.unmappedReason = script.reason;
+    // A script without a map is only worth a word when it is a build's minified output; hand-written code reads fine.
+    const cannotBeHad = script.cause !== undefined && (script.cause !== 'no-source-map' || script.minified === true);
+    if ((script.failed || cannotBeHad) && script.reason) out.unmappedReason = script.reason;
+    if (cannotBeHad && !out.library) run.unmapped.add(key);
     return generated;
   }
   const map = script.map;

@@ -1,12 +1,20 @@
-import { internalCall } from '../capture/cdp/internal-call';
 import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext } from '@playwright/test';
+import { internalCall } from '../capture/cdp/internal-call';
 import { firstLine } from '../format/first-line';
+import { httpGet, tooLarge } from './http-get';
 
 export type FetchResult =
   | { ok: true; text: string; contentType: string; sourceMapHeader?: string | undefined }
-  | { ok: false; reason: string };
+  | {
+      ok: false;
+      reason: string;
+      /** The server's answer, when it answered with an error status (404, 500). */
+      status?: number | undefined;
+      /** Failed before any answer (refused, unknown host, a closed context): another way to the server may work. */
+      inTransit?: boolean | undefined;
+    };
 
 /** Reads a script, map or source by URL; never throws, says why when it could not. */
 export type Fetcher = (url: string) => Promise<FetchResult>;
@@ -18,30 +26,45 @@ export interface FetchLimits {
 
 export const DEFAULT_FETCH_LIMITS: FetchLimits = { timeoutMs: 2000, maxBytes: 10 * 1024 * 1024 };
 
+/** What a test lends the fetcher: its pages' cookies, and the request client of a context of its that is still open. */
+export interface PageAccess {
+  /** The `Cookie` header the test's browser would send to `url`, if any. */
+  cookieHeader(url: string): Promise<string | undefined>;
+  /** `context.request` of one of the test's contexts while it is open, else undefined. */
+  openRequest(): APIRequestContext | undefined;
+}
+
 /**
- * Fetches http(s) URLs with the test's own browser context (`context.request`: its cookies, headers and proxy)
- * and reads `file://` URLs from disk. Other schemes (blob:, chrome-extension:) cannot be read from outside the page.
+ * Fetches http(s) URLs with daebug's own HTTP client in the worker (`http-get.ts`), with the test's cookies, and reads
+ * `file://` URLs from disk. It does not need the test's browser context: a suite's own `context` fixture may close it
+ * before daebug maps the test's stacks. Only when the worker cannot reach the server at all (a browser behind a
+ * Playwright server, on a network of its own) is an open context's `context.request` tried, which runs on the
+ * browser's side. Other schemes (blob:, chrome-extension:) cannot be read from outside the page.
  */
-export function contextFetcher(request: APIRequestContext | (() => Promise<APIRequestContext>), limits: FetchLimits = DEFAULT_FETCH_LIMITS): Fetcher {
-  let requestContext: Promise<APIRequestContext> | undefined;
-  // Made only when a URL has to be fetched: most tests have no stack to map.
-  const lazy = () => (requestContext ??= typeof request === 'function' ? request() : Promise.resolve(request));
+export function pageFetcher(page?: PageAccess, limits: FetchLimits = DEFAULT_FETCH_LIMITS): Fetcher {
   return (url) => {
     if (/^file:/i.test(url)) return withTimeout(readFileUrl(url, limits.maxBytes), limits.timeoutMs);
     if (!/^https?:/i.test(url)) return Promise.resolve({ ok: false, reason: `${url.split(':', 1)[0]}: URLs cannot be fetched` });
-    return withTimeout(
-      lazy().then((r) => fetchHttp(r, url, limits)),
-      limits.timeoutMs,
-    );
+    return withTimeout(fetchHttp(url, limits, page), limits.timeoutMs);
   };
 }
 
-async function fetchHttp(request: APIRequestContext, url: string, limits: FetchLimits): Promise<FetchResult> {
+async function fetchHttp(url: string, limits: FetchLimits, page: PageAccess | undefined): Promise<FetchResult> {
+  const direct = await httpGet(url, limits, page && ((u) => page.cookieHeader(u)));
+  if (direct.ok || !direct.inTransit) return direct;
+  const request = page?.openRequest();
+  if (!request) return direct;
+  const viaBrowser = await contextGet(request, url, limits);
+  return viaBrowser.ok ? viaBrowser : direct;
+}
+
+/** A GET through a Playwright request context (the browser's side of a Playwright server), as an internal call. */
+async function contextGet(request: APIRequestContext, url: string, limits: FetchLimits): Promise<FetchResult> {
   try {
     // An internal call: daebug's fetches never show among the user's actions in a trace.
     const response = await internalCall(request, () => request.get(url, { timeout: limits.timeoutMs, failOnStatusCode: false, maxRedirects: 5 }));
     try {
-      if (!response.ok()) return { ok: false, reason: `HTTP ${response.status()}` };
+      if (!response.ok()) return { ok: false, reason: `HTTP ${response.status()}`, status: response.status() };
       const headers = response.headers();
       const declared = Number(headers['content-length']);
       if (declared > limits.maxBytes) return { ok: false, reason: tooLarge(declared, limits.maxBytes) };
@@ -54,7 +77,7 @@ async function fetchHttp(request: APIRequestContext, url: string, limits: FetchL
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/timeout/i.test(message)) return { ok: false, reason: `timed out after ${limits.timeoutMs} ms` };
-    return { ok: false, reason: `request failed: ${firstLine(message, { max: 200 })}` };
+    return { ok: false, reason: `request failed: ${firstLine(message, { max: 200 })}`, inTransit: true };
   }
 }
 
@@ -66,7 +89,7 @@ async function readFileUrl(url: string, maxBytes: number): Promise<FetchResult> 
     return { ok: true, text: await fs.readFile(file, 'utf8'), contentType: /\.html?$/i.test(file) ? 'text/html' : '' };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, reason: code === 'ENOENT' ? 'file not found' : `file could not be read: ${firstLine((error as Error).message, { max: 200 })}` };
+    return code === 'ENOENT' ? { ok: false, reason: 'file not found', status: 404 } : { ok: false, reason: `file could not be read: ${firstLine((error as Error).message, { max: 200 })}` };
   }
 }
 
@@ -78,8 +101,4 @@ export function withTimeout(work: Promise<FetchResult>, timeoutMs: number): Prom
   });
   const guarded = work.catch((error: unknown) => ({ ok: false as const, reason: `request failed: ${firstLine(String(error), { max: 200 })}` }));
   return Promise.race([guarded, timeout]).finally(() => clearTimeout(timer));
-}
-
-function tooLarge(bytes: number, max: number): string {
-  return `too large (${(bytes / 1024 / 1024).toFixed(1)} MB, limit ${(max / 1024 / 1024).toFixed(0)} MB)`;
 }

@@ -1,4 +1,5 @@
-import type { Fetcher } from './fetch';
+import type { UnmappedCause } from '../model/schema';
+import type { Fetcher, FetchResult } from './fetch';
 import { LruCache } from './lru';
 import { decodeDataUrl, findSourceMappingUrl, resolveMapUrl } from './map-url';
 import { parseSourceMap, SourceMapParseError, type LoadedSourceMap } from './source-map';
@@ -14,6 +15,14 @@ export interface ScriptInfo {
   reason?: string | undefined;
   /** true when the reason is a failure (404, malformed, too slow), not just a script without a map. */
   failed?: boolean | undefined;
+  /** Why its frames cannot be mapped, for the run's index; absent for a mapped script or an inline HTML script. */
+  cause?: UnmappedCause | undefined;
+  /** The source map's URL as resolved, when the script names one. */
+  mapUrl?: string | undefined;
+  /** A script with no map whose code is minified (a line of 500 characters or more): a build's output. */
+  minified?: boolean | undefined;
+  /** Failed before any server answered (refused, unknown host): not kept, the next test tries again. */
+  transient?: boolean | undefined;
   /** Characters held: the script and its map's text; what the cache budget counts. */
   bytes?: number | undefined;
 }
@@ -23,7 +32,14 @@ export const MAX_MAPPINGS_CHARS = 4 * 1024 * 1024;
 
 type Cached = Promise<ScriptInfo>;
 
-// One cache per worker process, for the whole run: each script and map is fetched once, however many tests fail in it.
+/**
+ * One cache per worker process, for the whole run: each script and map is fetched once, however many tests fail in
+ * it, and a test's frames map the same way whichever test of the worker ran first. What a server answered (the
+ * script and its map, a 404, a malformed map, a timeout) is kept for the run; only a request that failed before any
+ * answer is tried again by the next test. A dev server that rebuilds a script under the same URL during the run is
+ * not asked again: Vite and webpack give a changed module a new URL (`?t=`, a content hash), and a test run that
+ * edits the app's sources as it goes is not a case daebug maps for.
+ */
 const shared = new LruCache<Cached>(50, 20 * 1024 * 1024);
 
 /** Loads scripts, their source maps and original sources by URL, through a bounded per-process cache. */
@@ -44,7 +60,7 @@ export class SourceMaps {
   async source(url: string): Promise<TextLines | undefined> {
     const info = await this.cached(`source:${url}`, async () => {
       const result = await this.fetch(url);
-      return result.ok ? { url, lines: new TextLines(result.text) } : { url, reason: result.reason, failed: true };
+      return result.ok ? { url, lines: new TextLines(result.text) } : { url, reason: result.reason, failed: true, transient: result.inTransit };
     });
     return info.lines;
   }
@@ -53,11 +69,11 @@ export class SourceMaps {
     const hit = this.cache.get(key);
     if (hit) return hit;
     // A fetcher is not supposed to throw; if one does, the frames stay unmapped with its message.
-    const pending = load().catch((error: unknown): ScriptInfo => ({ url: key, reason: `request failed: ${error instanceof Error ? error.message : String(error)}`, failed: true }));
+    const pending = load().catch((error: unknown): ScriptInfo => ({ url: key, reason: `request failed: ${error instanceof Error ? error.message : String(error)}`, failed: true, transient: true }));
     this.cache.set(key, pending);
     void pending.then((info) => {
-      // A request that failed outright (e.g. the context closed) may work for the next test; a 404 or a timeout will not.
-      if (info.reason?.includes('request failed')) this.cache.delete(key, pending);
+      // A request that failed before any answer (the server restarting) may work for the next test; a 404 or a timeout will not.
+      if (info.transient) this.cache.delete(key, pending);
       else this.cache.resize(key, pending, info.bytes ?? info.lines?.text.length ?? 0);
     });
     return pending;
@@ -70,36 +86,56 @@ export class SourceMaps {
 
   private async loadScript(url: string): Promise<ScriptInfo> {
     const script = await this.fetch(url);
-    if (!script.ok) return { url, reason: `script could not be read: ${script.reason}`, failed: true };
+    if (!script.ok) return { url, reason: `script could not be read: ${script.reason}`, failed: true, cause: 'script-unreadable', transient: script.inTransit };
     const lines = new TextLines(script.text);
     if (/html/i.test(script.contentType) || /^\s*<(!doctype|html|head|body|script)\b/i.test(script.text.slice(0, 200))) {
       return { url, lines, reason: 'inline script in an HTML page' };
     }
     const reference = script.sourceMapHeader ?? findSourceMappingUrl(script.text);
-    if (!reference) return { url, lines, reason: 'the script has no sourceMappingURL' };
+    if (!reference) return { url, lines, reason: 'the script has no sourceMappingURL', cause: 'no-source-map', minified: hasLongLine(script.text, MINIFIED_LINE) };
     let mapText = decodeDataUrl(reference);
     let mapUrl = url;
     let label = 'inline source map';
     if (mapText === undefined) {
       const resolved = resolveMapUrl(reference, url);
-      if (!resolved) return { url, lines, reason: `sourceMappingURL ${reference} is not a valid URL`, failed: true };
+      if (!resolved) return { url, lines, reason: `sourceMappingURL ${reference} is not a valid URL`, failed: true, cause: 'map-unreadable', mapUrl: reference };
       mapUrl = resolved;
       label = `source map ${resolved}`;
       const map = await this.fetch(resolved);
-      if (!map.ok) return { url, lines, reason: `${label}: ${map.reason}`, failed: true };
+      if (!map.ok) return { url, lines, reason: `${label}: ${map.reason}`, failed: true, cause: mapFailureCause(map), mapUrl, transient: map.inTransit };
       mapText = map.text;
     }
+    const shownMap = mapUrl === url ? undefined : mapUrl;
     const bytes = script.text.length + mapText.length;
     const mappings = /"mappings"\s*:\s*"([^"]*)"/.exec(mapText)?.[1]?.length ?? 0;
     if (mappings > MAX_MAPPINGS_CHARS) {
-      return { url, lines, reason: `${label} is too large to decode (${(mappings / 1024 / 1024).toFixed(1)} MB of mappings)`, failed: true };
+      return { url, lines, reason: `${label} is too large to decode (${(mappings / 1024 / 1024).toFixed(1)} MB of mappings)`, failed: true, cause: 'map-unreadable', mapUrl: shownMap };
     }
     try {
       return { url, lines, map: parseSourceMap(mapText, mapUrl), bytes };
     } catch (error) {
       const reason = error instanceof SourceMapParseError ? error.message : String(error);
-      return { url, lines, reason: `${label} is malformed: ${reason}`, failed: true };
+      return { url, lines, reason: `${label} is malformed: ${reason}`, failed: true, cause: 'map-malformed', mapUrl: shownMap };
     }
+  }
+}
+
+/** A minified bundle puts whole modules on one line; hand-written code and unminified bundles do not. */
+const MINIFIED_LINE = 500;
+
+/** The map is not there (404, 410, no such file) or could not be had for another reason (403, 500, timeout, size). */
+function mapFailureCause(result: Extract<FetchResult, { ok: false }>): UnmappedCause {
+  return result.status === 404 || result.status === 410 ? 'map-not-found' : 'map-unreadable';
+}
+
+/** Whether some line of `text` has at least `length` characters; one pass, without splitting a large bundle. */
+export function hasLongLine(text: string, length: number): boolean {
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf('\n', start);
+    if ((end === -1 ? text.length : end) - start >= length) return true;
+    if (end === -1) return false;
+    start = end + 1;
   }
 }
 

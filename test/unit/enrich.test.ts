@@ -3,11 +3,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { APIRequestContext } from '@playwright/test';
 import { Recorder, type EventDraft } from '../../src/capture/recorder';
 import { resolveOptions } from '../../src/options';
 import { enrich, DEFAULT_ENRICH_LIMITS } from '../../src/stack/enrich';
-import { contextFetcher, withTimeout, type Fetcher, type FetchResult } from '../../src/stack/fetch';
+import { pageFetcher, withTimeout, type Fetcher, type FetchResult } from '../../src/stack/fetch';
 import { LruCache } from '../../src/stack/lru';
 import { MAX_MAPPINGS_CHARS, SourceMaps, type ScriptInfo } from '../../src/stack/source-maps';
 import { bundle, positionOf } from './helpers/bundle';
@@ -219,8 +218,7 @@ describe('enrich', () => {
     fs.writeFileSync(path.join(app.dir, 'dist', 'app.js.map'), app.map);
     const rec = recorder();
     rec.add(bundleError(pathToFileURL(path.join(app.dir, 'dist', 'app.js')).href));
-    const request = { get: () => Promise.reject(new Error('no network for file:// pages')) } as unknown as APIRequestContext;
-    await enrich(rec, new SourceMaps(contextFetcher(request), new LruCache(50, 1e7)), DEFAULT_ENRICH_LIMITS, app.dir);
+    await enrich(rec, new SourceMaps(pageFetcher(), new LruCache(50, 1e7)), DEFAULT_ENRICH_LIMITS, app.dir);
     assert.deepEqual(rec.events()[0]?.frames?.[0]?.original, { source: 'src/cart.ts', line: 3, column: 16, functionName: 'total' });
   });
 
@@ -246,7 +244,7 @@ describe('enrich', () => {
         stack: `${message}\n    at eval (eval at evaluate (:370:30), <anonymous>:3:24)\n    at UtilityScript.evaluate (<anonymous>:372:16)\n    at Daebug.eval (${path.resolve(__dirname, '../../src/daebug.ts')}:39:31)\n    at ${spec}:3:16`,
       },
     });
-    await enrich(rec, new SourceMaps(contextFetcher({} as APIRequestContext), new LruCache(50, 1e7)), DEFAULT_ENRICH_LIMITS, app.dir);
+    await enrich(rec, new SourceMaps(pageFetcher(), new LruCache(50, 1e7)), DEFAULT_ENRICH_LIMITS, app.dir);
     const error = rec.record().jobs[0]?.error;
     assert.deepEqual(error?.frames?.[0]?.original, { source: 'eval.spec.ts', line: 5, column: 33 });
     assert.equal(error?.frames?.[0]?.userCode, true);
@@ -263,7 +261,7 @@ describe('enrich', () => {
     const rec = recorder();
     const span = rec.startSpan('job', 'test', { title: 'j' });
     rec.finishSpan(span, { ok: false, error: { message: 'job fails', stack: `Error: job fails\n    at body (${spec}:3:11)\n    at /x/node_modules/playwright/lib/worker.js:1:2\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)` } });
-    await enrich(rec, new SourceMaps(contextFetcher({} as APIRequestContext), new LruCache(50, 1e7)), DEFAULT_ENRICH_LIMITS, app.dir);
+    await enrich(rec, new SourceMaps(pageFetcher(), new LruCache(50, 1e7)), DEFAULT_ENRICH_LIMITS, app.dir);
     const frames = rec.record().jobs[0]?.error?.frames;
     assert.deepEqual(frames?.map((f) => f.userCode ?? false), [true, false, false]);
     assert.match(rec.record().jobs[0]?.error?.snippet ?? '', /> 3 \|     throw new Error\('job fails'\);/);
