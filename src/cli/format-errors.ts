@@ -1,4 +1,5 @@
 import { firstUserFrame, stackLines } from '../format/frames';
+import { positionText } from '../model/position-text';
 import type { CliError, CliLocation, ErrorsOutput } from './schema';
 import { titlePathText } from './test-query';
 
@@ -24,7 +25,7 @@ export function headline(error: Pick<CliError, 'message' | 'source'>): string {
 
 /** `src/cart.ts:12:5 in addItem`, as the Markdown report's `frameWhere` writes it. */
 export function locationText(location: CliLocation): string {
-  return `${location.file}:${location.line}:${location.column}${location.functionName ? ` in ${location.functionName}` : ''}`;
+  return `${positionText(location.file, location.line, location.column)}${location.functionName ? ` in ${location.functionName}` : ''}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Frame } from '../model/schema';
-import { shortUrl } from '../model/short-url';
+import { positionText } from '../model/position-text';
 import { firstUserFrame } from '../stack/first-user-frame';
 
 /** Frame lines shown per stack; the JSON report keeps them all. */
@@ -7,7 +7,7 @@ const SHOWN = 12;
 
 /** `src/cart.ts:12:5 in checkout`: the original position when the frame was mapped, else the generated one. */
 export function frameWhere(frame: Frame): string {
-  const at = frame.original ? `${frame.original.source}:${frame.original.line}:${frame.original.column}` : `${shortUrl(frame.url) || '<anonymous>'}:${frame.line}:${frame.column}`;
+  const at = frame.original ? `${frame.original.source}:${frame.original.line}:${frame.original.column}` : positionText(frame.url || '<anonymous>', frame.line, frame.column);
   const name = frame.original?.functionName ?? frame.functionName;
   return name ? `${at} in ${name}` : at;
 }

@@ -5,6 +5,7 @@
  * and both get the same groups.
  */
 import type { ErrorGroup, FixedGroup } from '../model/error-group';
+import { isPlaceUrl, locationText, positionText } from '../model/position-text';
 import type { DaebugEvent, Frame } from '../model/schema';
 import { firstUserFrame } from '../stack/first-user-frame';
 import type { BaselineData, BaselineEntry } from './baseline';
@@ -45,19 +46,16 @@ export function testKeyOf(test: { project: string; file: string; titlePath: read
 
 /** The first user frame's original `file:line` and function, else the first frame's, as one short string. */
 export function whereOf(event: Pick<DaebugEvent, 'frames' | 'location' | 'network'>): string | undefined {
-  const located = event.frames?.filter((f) => f.original || f.url);
+  const located = event.frames?.filter((f) => f.original || isPlaceUrl(f.url));
   const frame: Frame | undefined = firstUserFrame(located) ?? located?.[0];
   if (frame) {
-    const file = frame.original?.source ?? frame.url;
-    const line = frame.original?.line ?? frame.line;
     const name = frame.original?.functionName ?? frame.functionName;
-    return `${file}:${line}${name ? ` in ${name}` : ''}`;
+    return `${frame.original ? `${frame.original.source}:${frame.original.line}` : positionText(frame.url, frame.line)}${name ? ` in ${name}` : ''}`;
   }
   const initiator = event.network?.initiator;
   if (initiator?.original) return `${initiator.original.source}:${initiator.original.line}`;
-  if (initiator?.url && initiator.line !== undefined) return `${initiator.url}:${initiator.line}`;
-  if (event.location?.url) return `${event.location.url}:${event.location.line}`;
-  return undefined;
+  if (isPlaceUrl(initiator?.url) && initiator.line !== undefined) return positionText(initiator.url, initiator.line);
+  return locationText(event.location, false);
 }
 
 /** Accumulates the groups of a run, one attempt at a time. */
