@@ -57,6 +57,12 @@ test.describe('strict', () => {
   test('strict mode fails on a script the CSP blocked', async ({ page, daebug }) => {
     await loadBlockedScript(page, daebug);
   });
+
+  // The page's own inline script: Chromium locates the violation in the document, whose URL has a query.
+  test('strict mode fails on an inline script the CSP blocked', async ({ page, daebug }) => {
+    await page.goto('/background.html?csp=' + encodeURIComponent("script-src 'self'") + '&port=44503');
+    await expect.poll(async () => { await daebug.settle(); return daebug.events().filter((e) => e.source.startsWith('browser.')).length; }).toBeGreaterThan(0);
+  });
 });
 `;
 
@@ -74,6 +80,11 @@ test('a CSP-blocked script and a CORS-blocked fetch are one structured event eac
   expect(issue.unexpected).toBe(true);
   expect(issue.message).toContain('worker.js');
   expect(csp.test.status).toBe('passed');
+  // The pattern that would declare it expected names this script, not the words every blocked script shares.
+  expect(issue.ignorePattern).toBe('/worker.js');
+  // A CSP block is unexpected but no error: the header does not read "0 errors (1 unexpected)".
+  const cspMd = result.markdown[csp.markdownFile] as string;
+  expect(cspMd).toContain('- Events: 0 errors, 1 unexpected (1 blocked by the CSP), 0 console, 0 dropped\n');
 
   const cors = byTitle.get('a fetch blocked by CORS') as any;
   const about = cors.events.filter((e: any) => e.source !== 'navigation' && e.source !== 'console.log');
@@ -100,4 +111,19 @@ test('a CSP-blocked script and a CORS-blocked fetch are one structured event eac
   const strict = byTitle.get('strict mode fails on a script the CSP blocked') as any;
   expect(strict.test.status).toBe('failed');
   expect(result.output).toMatch(/daebug: 1 unexpected error in the browser \(daebugStrict\):\n\s+1\. \[browser\.issue\] in page: .*worker\.js/);
+
+  // An inline script's violation is located in the page's document, whose URL has a query: the JSON keeps the URL,
+  // every text shows the position after the path, never glued onto the query (`…?port=44503:6:9`).
+  const inline = byTitle.get('strict mode fails on an inline script the CSP blocked') as any;
+  expect(inline.test.status).toBe('failed');
+  const located = inline.events.filter((e: any) => e.source === 'browser.issue' && e.location?.line > 0);
+  expect(located.length, JSON.stringify(inline.events, null, 2)).toBeGreaterThan(0);
+  for (const event of located) expect(event.location.url).toMatch(/\/background\.html\?csp=.*&port=44503$/);
+  const inlineMd = result.markdown[inline.markdownFile] as string;
+  expect(inlineMd).toMatch(/`http:\/\/127\.0\.0\.1:\d+\/background\.html:6:\d+`/);
+  const failure = result.output.slice(result.output.indexOf('strict mode fails on an inline script the CSP blocked'));
+  expect(failure).toMatch(/↳ http:\/\/127\.0\.0\.1:\d+\/background\.html:6:\d+ \(your code\)\n/);
+  for (const text of [inlineMd, failure]) expect(text).not.toMatch(/port=44503:\d/);
+  // No line of the failure ends in a dangling mark.
+  expect(failure).not.toMatch(/ ·$/m);
 });

@@ -434,6 +434,56 @@ test('mcp: the SDK client lists the four tools, and each answers with the same t
   }
 });
 
+test('text is plain: a URL with underscores prints as the page had it in errors, groups and their MCP tools; index.md escapes it', async () => {
+  test.setTimeout(120_000);
+  // Like a SvelteKit remote function's request. 'strict' makes the failed request an unexpected error: `daebug errors` lists it.
+  const remote = await runInlineTest({
+    'remote.spec.ts': `
+import { test, expect } from 'daebug';
+test.use({ daebugNetwork: 'strict' });
+test('remote call', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  await page.evaluate(() => fetch('/_app/remote/get_count').then((r) => r.status));
+  await expect.poll(async () => { await daebug.settle(); return daebug.events().filter((e) => e.source === 'network').length; }).toBe(1);
+  await page.evaluate(() => console.error('no __data__ for *get_count* <remote>'));
+  await daebug.settle();
+});
+`,
+  });
+  expect(remote.exitCode, remote.output).toBe(0);
+  const port = process.env['DAEBUG_FIXTURES_PORT'] ?? '4517';
+  const request = `GET http://127.0.0.1:${port}/_app/remote/get_count 404 (Not Found)`;
+  const logged = 'no __data__ for *get_count* <remote>';
+
+  const errors = daebug(['errors', '--dir', remote.reportsDir], remote.dir);
+  expect(errors.exitCode, errors.stderr).toBe(0);
+  expect(errorLines(errors.stdout)).toEqual([`network: ${request}`, `console.error: ${logged}`]);
+  const groups = daebug(['groups', '--dir', remote.reportsDir], remote.dir);
+  expect(groups.exitCode, groups.stderr).toBe(0);
+  expect(groups.stdout).toContain(`[network] ${request} — 1 test, 1 time`);
+  expect(groups.stdout).toContain(`[console.error] ${logged} — 1 test, 1 time`);
+  for (const text of [errors.stdout, groups.stdout]) expect(text).not.toContain('\\');
+  // No Markdown left in the terminal's text: no heading marks, no code spans.
+  expect(groups.stdout).not.toMatch(/^#|`/m);
+
+  // The Markdown keeps its escapes.
+  const indexMd = fs.readFileSync(path.join(remote.reportsDir, 'index.md'), 'utf8');
+  expect(indexMd).toContain('/\\_app/remote/get\\_count 404 (Not Found)');
+
+  const client = await mcpClient(remote.reportsDir);
+  try {
+    const cli = (args: string[]) => daebug([...args, '--dir', remote.reportsDir], remote.dir).stdout.trimEnd();
+    const toolErrors = toolText(await client.callTool({ name: 'daebug_get_errors', arguments: {} }));
+    expect(toolErrors).toBe(cli(['errors']));
+    expect(toolErrors).toContain(request);
+    const toolGroups = toolText(await client.callTool({ name: 'daebug_get_error_groups', arguments: {} }));
+    expect(toolGroups).toBe(cli(['groups']));
+    expect(toolGroups).toContain(request);
+  } finally {
+    await client.close();
+  }
+});
+
 test('mcp: with no reports, the tools say so instead of failing', async () => {
   const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-cli-empty-'));
   tempDirs.push(empty);

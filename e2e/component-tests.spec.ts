@@ -240,9 +240,9 @@ test('strict mode fails the component test with the three errors at their .tsx l
   expect(json.summary).toMatchObject({ errors: 3, unexpected: 3 });
   expect(run.output).toContain('daebug: 3 unexpected errors in the browser (daebugStrict):');
   for (const [kind, where] of [
-    ['window.onerror', `${effectThrow.where} ·`],
+    ['window.onerror', `${effectThrow.where} (your code)`],
     ['unhandledrejection', `${rejection.where} in loadShipping`],
-    ['console.error', `${parse.where} ·`],
+    ['console.error', `${parse.where} (your code)`],
   ]) {
     expect(run.output).toMatch(new RegExp(`\\d\\. \\[${kind}\\] in page: .*\\n +↳ ${where!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
   }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { rankRootCause, type RootCause } from '../diagnosis/rank';
 import { isBlockingCsp } from '../model/classify';
 import { firstUserFrame } from '../format/frames';
+import { isPlaceUrl } from '../model/position-text';
 import type { IndexEntryData } from '../model/run-index';
 import type { DaebugEvent, Frame } from '../model/schema';
 import type { ReportFile } from './read-reports';
@@ -39,7 +40,8 @@ export function locationOf(event: DaebugEvent): CliLocation | undefined {
   const withName = (at: CliLocation): CliLocation => (name ? { ...at, functionName: name } : at);
   if (frame?.original) return withName({ file: frame.original.source, line: frame.original.line, column: frame.original.column, mapped: true });
   if (frame) return withName({ file: frame.url || '<anonymous>', line: frame.line, column: frame.column, mapped: false });
-  if (event.location) return { file: event.location.url, line: event.location.line, column: event.location.column, mapped: false };
+  // A pseudo-URL (`about:client`) is no place to name; the JSON report keeps it.
+  if (event.location && isPlaceUrl(event.location.url)) return { file: event.location.url, line: event.location.line, column: event.location.column, mapped: false };
   return undefined;
 }
 

@@ -13,6 +13,7 @@
  */
 import { firstUserFrame, frameFunction, framePosition, libraryNames, stackItems } from '../format/frames';
 import type { Frame } from '../model/schema';
+import { positionText } from '../model/position-text';
 import type { CliError, CliLocation, ErrorsOutput } from './schema';
 import { titlePathText } from './test-query';
 
@@ -50,9 +51,9 @@ export function kindOf(error: Pick<CliError, 'message' | 'source'>): string | un
   return error.source === 'network' ? 'network (a failed request)' : error.source;
 }
 
-/** `src/cart.ts:12:5`. */
+/** `src/cart.ts:12:5`; a URL's query left out (src/model/position-text.ts). */
 export function locationText(location: Pick<CliLocation, 'file' | 'line' | 'column'>): string {
-  return `${location.file}:${location.line}:${location.column}`;
+  return positionText(location.file, location.line, location.column);
 }
 
 function frameLine(frame: Frame): string {

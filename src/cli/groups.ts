@@ -34,9 +34,8 @@ export function groupsCommand(options: GroupsCommandOptions): CommandOutput {
   const stderr = diagnosticText(collected.folder.diagnostics);
   if (options.json) return { stdout: jsonText(output), stderr, exitCode: EXIT_OK };
   const shownBaseline = collected.baseline === undefined ? undefined : path.relative(process.cwd(), collected.baseline) || collected.baseline;
-  const lines = formatGroupsSection({ groups, fixed: output.fixed, baseline: shownBaseline, maxGroups: 1000, link: (report) => path.join(options.dir, report) });
-  // The section's heading is for index.md; the terminal gets the lines alone.
-  const text = lines.slice(2).join('\n').replace(/`/g, '');
+  // Plain text: a URL in a message is printed as the page had it, ready to copy (index.md escapes it for Markdown).
+  const text = formatGroupsSection({ groups, fixed: output.fixed, baseline: shownBaseline, maxGroups: 1000, link: (report) => path.join(options.dir, report), plain: true }).join('\n');
   const none = options.new && !groups.length ? `No new errors since the baseline ${shownBaseline ?? ''}.\n`.replace(' .', '.') : '';
   return { stdout: none || `${text}\n\nRead a group's first report with: npx daebug show <report>\n`, stderr, exitCode: EXIT_OK };
 }

@@ -1,4 +1,5 @@
 import { eventKind } from '../model/event-kind';
+import { positionText } from '../model/position-text';
 import type { DaebugEvent, ErrorPart, Frame, Location } from '../model/schema';
 import { fence } from './fence';
 import { stackLines } from './frames';
@@ -32,8 +33,8 @@ export function errorBody(message: string, stack: string | undefined, frames: re
 }
 
 function where(location: Location & { original?: { source: string; line: number; column: number } | undefined }): string {
-  const at = location.original ?? { source: location.url, line: location.line, column: location.column };
-  return `${at.source}:${at.line}:${at.column}`;
+  const at = location.original;
+  return at ? `${at.source}:${at.line}:${at.column}` : positionText(location.url, location.line, location.column);
 }
 
 /** An event's fence content: the message and one stack, and where a console call logged a thrown Error. */

@@ -7,24 +7,13 @@
 import { rankRootCause } from '../diagnosis/rank';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
 import { firstLine } from './first-line';
-import { firstUserFrame, frameWhere } from './frames';
 import { frameworkContext } from './root-cause';
-import { notAFrame } from './strict-message';
+import { failurePlace, notAFrame } from './strict-message';
 
 const OTHERS_LISTED = 3;
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-/** `src/cart.ts:12:5 in addItem`, the failed request's calling line, or the event's own location. */
-export function whereText(event: DaebugEvent): string | undefined {
-  const frame = firstUserFrame(event.frames);
-  if (frame) return frameWhere(frame);
-  const initiator = event.network?.initiator;
-  if (initiator?.original) return `${initiator.original.source}:${initiator.original.line}:${initiator.original.column} (the request's caller)`;
-  if (event.location?.url) return `${event.location.url}:${event.location.line}:${event.location.column}`;
-  return undefined;
 }
 
 function spanOf(event: DaebugEvent, attempt: Attempt): Job | undefined {
@@ -46,7 +35,7 @@ export function failureCauseLines(attempt: Attempt, reportFile: string, failedAt
   const independent = cause.independent > 1 ? ` (${cause.independent} independent errors)` : '';
   const lines = [`daebug: the browser had ${count} unexpected ${count === 1 ? 'error' : 'errors'}${independent} in this test; the likeliest cause of the failure:`];
   lines.push(`  [${event.source}] in ${event.realm}: ${firstLine(event.message, { max: 300, trim: true })}${event.known ? ' (known, in baseline)' : ''}`);
-  const where = whereText(event);
+  const where = failurePlace(event);
   const component = frameworkContext(event, attempt.events)?.component;
   if (where || component) lines.push(`    ↳ ${where ?? 'no frame in your code'}${component ? ` (component <${component}>)` : ''}`);
   const before = failedAtMs - Date.parse(event.time);
@@ -62,7 +51,10 @@ export function failureCauseLines(attempt: Attempt, reportFile: string, failedAt
     seen.add(key);
     return true;
   });
-  for (const other of distinct.slice(0, OTHERS_LISTED)) lines.push(`  also: [${other.source}] ${firstLine(other.message, { max: 160, trim: true })}${whereText(other) ? ` (${whereText(other)})` : ''}`);
+  for (const other of distinct.slice(0, OTHERS_LISTED)) {
+    const place = failurePlace(other);
+    lines.push(`  also: [${other.source}] ${firstLine(other.message, { max: 160, trim: true })}${place ? ` — at ${place}` : ''}`);
+  }
   if (distinct.length > OTHERS_LISTED) lines.push(`  … and ${distinct.length - OTHERS_LISTED} more in the report`);
   lines.push(`Report: ${reportFile}`);
   return lines.flatMap((line) => line.split('\n')).map(notAFrame);

@@ -11,11 +11,18 @@ export function fence(info: string, content: string): string {
   return `${ticks}${safeInfo}\n${body}\n${ticks}`;
 }
 
+/**
+ * Text from a test or a page as one line of plain text (a terminal, an MCP answer): line breaks and tabs become
+ * spaces, other control characters go, and it is cut at `max`. Nothing is escaped: a URL stays copyable.
+ */
+export function plainLine(text: string, max = 200): string {
+  const oneLine = text.replace(/[\r\n\t]+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '');
+  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
+}
+
 /** Text from a test or a page made safe for one line of Markdown outside a fence. */
 export function inline(text: string, max = 200): string {
-  const oneLine = text.replace(/[\r\n\t]+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '');
-  const cut = oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
-  return cut.replace(/([\\`*_[\]<>#|!~])/g, '\\$1');
+  return plainLine(text, max).replace(/([\\`*_[\]<>#|!~])/g, '\\$1');
 }
 
 /** Code span that its content cannot close. */

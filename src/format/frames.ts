@@ -1,5 +1,5 @@
 import type { Frame } from '../model/schema';
-import { shortUrl } from '../model/short-url';
+import { positionText } from '../model/position-text';
 import { firstUserFrame } from '../stack/first-user-frame';
 
 /** Frame lines shown per stack; the JSON report keeps them all. */
@@ -7,7 +7,7 @@ const SHOWN = 12;
 
 /** `src/cart.ts:12:5`: the original position when the frame was mapped, else the generated one. */
 export function framePosition(frame: Frame): string {
-  return frame.original ? `${frame.original.source}:${frame.original.line}:${frame.original.column}` : `${shortUrl(frame.url) || '<anonymous>'}:${frame.line}:${frame.column}`;
+  return frame.original ? `${frame.original.source}:${frame.original.line}:${frame.original.column}` : positionText(frame.url || '<anonymous>', frame.line, frame.column);
 }
 
 /** The frame's function: its original name when the source map had one. */

@@ -1,3 +1,5 @@
+import { isBlockingCsp } from '../model/classify';
+import { eventKind } from '../model/event-kind';
 import type { Attempt, DaebugEvent, Job, Report } from '../model/schema';
 import { errorBody, eventFence } from './event-block';
 import { code, fence, inline } from './fence';
@@ -167,6 +169,28 @@ function transcriptEntries(report: Attempt, written: Written, liveAtMs: number |
   return entries.sort((a, b) => a.at - b.at || a.order - b.order);
 }
 
+/**
+ * `- Events: 3 errors (1 unexpected), 0 console, 0 dropped`. An unexpected event that is no error (a script the CSP
+ * blocked) is not among the errors: the unexpected count then stands beside them and says what it holds, so the
+ * header never reads "0 errors (1 unexpected)". The JSON's `summary` counts stay as they are.
+ */
+export function eventsLine(report: Pick<Attempt, 'summary' | 'events'>): string {
+  const s = report.summary;
+  const failedRequests = s.network ? `, ${s.network} of them failed requests` : '';
+  const known = s.known ? `, ${s.known} known (in baseline)` : '';
+  const errors = `${s.errors} ${s.errors === 1 ? 'error' : 'errors'}`;
+  const rest = `${s.console} console, ${s.dropped} dropped`;
+  const outside = report.events.filter((e) => e.unexpected && eventKind(e) !== 'Error');
+  if (!outside.length) return `- Events: ${errors} (${s.unexpected} unexpected${known})${failedRequests}, ${rest}`;
+  const blocked = outside.filter(isBlockingCsp).length;
+  const parts = [
+    s.unexpected > outside.length ? `${s.unexpected - outside.length} of the errors` : '',
+    blocked ? `${blocked} blocked by the CSP` : '',
+    outside.length > blocked ? `${outside.length - blocked} other` : '',
+  ].filter(Boolean);
+  return `- Events: ${errors}${failedRequests}, ${s.unexpected} unexpected (${parts.join(', ')}${known}), ${rest}`;
+}
+
 function header(report: Attempt, options: MarkdownOptions, h: string): string[] {
   const t = report.test;
   const outcome = t.status === t.expectedStatus ? t.status : `${t.status} (expected ${t.expectedStatus})`;
@@ -184,10 +208,7 @@ function header(report: Attempt, options: MarkdownOptions, h: string): string[] 
   ];
   if (t.project) lines.push(`- Project: ${inline(t.project)}`);
   if (t.retry) lines.push(`- Retry: ${t.retry}`);
-  const s = report.summary;
-  const failedRequests = s.network ? `, ${s.network} of them failed requests` : '';
-  const known = s.known ? `, ${s.known} known (in baseline)` : '';
-  lines.push(`- Events: ${s.errors} ${s.errors === 1 ? 'error' : 'errors'} (${s.unexpected} unexpected${known})${failedRequests}, ${s.console} console, ${s.dropped} dropped`);
+  lines.push(eventsLine(report));
   const warnings = report.events.filter(isWarning).length;
   if (warnings) lines.push(`- Warnings: ${warnings}`);
   // Values not read in full: the page navigated away or closed before daebug could read them.

@@ -1,6 +1,7 @@
 import { reactBoundaryLogAfter } from '../diagnosis/explains';
 import { rankRootCause } from '../diagnosis/rank';
 import { formatClock } from '../model/classify';
+import { locationText } from '../model/position-text';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
 import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers } from './causal-links';
 import { componentPlace } from './component-note';
@@ -91,7 +92,7 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   const part = own ? undefined : [...(event.cause ?? []), ...(event.aggregate ?? [])].find((p) => firstUserFrame(p.frames));
   const frame = own ?? firstUserFrame(part?.frames);
   // Stacks that were never mapped (no frames as data) still have the browser's own location.
-  const location = !event.frames?.length && event.location ? `${event.location.url}:${event.location.line}:${event.location.column}` : undefined;
+  const location = event.frames?.length ? undefined : locationText(event.location);
   const where = frame ? frameWhere(frame) : location;
   const lines = ['', `${h}# Root cause`, '', `The ${code(event.source)} in ${code(event.realm)} at ${event.ts}, ${entryName(event, report)}:`, ''];
   if (where) {

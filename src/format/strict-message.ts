@@ -1,19 +1,33 @@
+/**
+ * The failure message of a strict test (and the annotation of a test that is not strict): the unexpected errors one
+ * line each, where each is, and the report. Pure; src/fixture/finish.ts throws it.
+ */
+import { locationText } from '../model/position-text';
 import type { DaebugEvent, StaleAllowList } from '../model/schema';
 import { firstLine } from './first-line';
 import { firstUserFrame, frameWhere } from './frames';
 
 const LISTED = 20;
 
-function topFrame(event: DaebugEvent): string | undefined {
+/**
+ * Where an error is, for a failure message's `↳` line: its first user frame, the app's call that made a failed
+ * request, the top line of a stack that was not parsed, else the browser's own location of the event. It never ends in
+ * a bare position, which Playwright would read as a stack frame of daebug's failure (see READ_AS_FRAME): after one
+ * that names no function, a word says what the position is.
+ */
+export function failurePlace(event: DaebugEvent): string | undefined {
   const frame = firstUserFrame(event.frames);
-  if (frame) return frameWhere(frame);
+  if (frame) return `${frameWhere(frame)}${(frame.original?.functionName ?? frame.functionName) ? '' : ' (your code)'}`;
+  const caller = event.network?.initiator?.original;
+  if (caller) return `${caller.source}:${caller.line}:${caller.column} (the request's caller)`;
   const line = event.stack?.split('\n').find((l) => /^\s+at\s/.test(l));
   if (line) {
     // "at fn (url:1:2)" becomes "url:1:2 in fn": Playwright reads "(file:line:col)" lines of a message as frames.
     const match = /^\s+at\s+(.*?)\s+\((.*)\)$/.exec(line);
-    return match ? `${match[2]} in ${match[1]}` : line.trim().replace(/^at\s+/, '');
+    return match ? `${match[2]} in ${match[1]}` : `${line.trim().replace(/^at\s+/, '')} (top of the stack)`;
   }
-  return event.location ? `${event.location.url}:${event.location.line}:${event.location.column}` : undefined;
+  const location = locationText(event.location);
+  return location && `${location} (where the browser reported it)`;
 }
 
 /** One line per unexpected error: kind, realm, message, top stack frame. */
@@ -21,9 +35,9 @@ export function describeUnexpected(events: readonly DaebugEvent[]): string[] {
   const lines: string[] = [];
   events.slice(0, LISTED).forEach((event, i) => {
     lines.push(`  ${i + 1}. [${event.source}] in ${event.realm}: ${firstLine(event.message, { max: 300 })}`);
-    const frame = topFrame(event);
+    const place = failurePlace(event);
     // Not "at …": Playwright would read such lines as the failure's own stack frames.
-    if (frame) lines.push(`       ↳ ${frame}`);
+    if (place) lines.push(`       ↳ ${place}`);
     if (event.snippet) lines.push(...event.snippet.split('\n').map((l) => `       ${l}`));
     if (event.hint) lines.push(...event.hint.split('\n').map((l) => `       ${l}`));
   });
@@ -35,7 +49,10 @@ export function describeUnexpected(events: readonly DaebugEvent[]): string[] {
 // and prints it again as `at …` (packages/utils/stackTrace.ts parseStackFrame).
 const READ_AS_FRAME = /:\d+:\d+\)?\s*$/;
 
-/** A line Playwright will not take for a stack frame: one ending in a position gets a closing mark. */
+/**
+ * A line Playwright will not take for a stack frame. daebug's own lines never end in a position (`failurePlace`); a
+ * line of the page's own text can (a message that quotes one), and gets a closing mark.
+ */
 export function notAFrame(line: string): string {
   return READ_AS_FRAME.test(line) ? `${line.trimEnd()} ·` : line;
 }

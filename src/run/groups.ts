@@ -5,6 +5,7 @@
  * and both get the same groups.
  */
 import type { ErrorGroup, FixedGroup } from '../model/error-group';
+import { isPlaceUrl, locationText, positionText } from '../model/position-text';
 import type { DaebugEvent, Frame } from '../model/schema';
 import { firstUserFrame } from '../stack/first-user-frame';
 import type { BaselineData, BaselineEntry } from './baseline';
@@ -54,23 +55,16 @@ export function testKeyOf(test: { project: string; file: string; titlePath: read
  * query and fragment are left out: they hold a run's data (`?port=44503`), and `…?port=44503:5` reads as a port.
  */
 export function whereOf(event: Pick<DaebugEvent, 'frames' | 'location' | 'network'>): string | undefined {
-  const located = event.frames?.filter((f) => f.original || f.url);
+  const located = event.frames?.filter((f) => f.original || isPlaceUrl(f.url));
   const frame: Frame | undefined = firstUserFrame(located) ?? located?.[0];
   if (frame) {
-    const file = frame.original?.source ?? withoutQuery(frame.url);
-    const line = frame.original?.line ?? frame.line;
     const name = frame.original?.functionName ?? frame.functionName;
-    return `${file}:${line}${name ? ` in ${name}` : ''}`;
+    return `${frame.original ? `${frame.original.source}:${frame.original.line}` : positionText(frame.url, frame.line)}${name ? ` in ${name}` : ''}`;
   }
   const initiator = event.network?.initiator;
   if (initiator?.original) return `${initiator.original.source}:${initiator.original.line}`;
-  if (initiator?.url && initiator.line !== undefined) return `${withoutQuery(initiator.url)}:${initiator.line}`;
-  if (event.location?.url) return `${withoutQuery(event.location.url)}:${event.location.line}`;
-  return undefined;
-}
-
-function withoutQuery(url: string): string {
-  return /^(?:https?|file):/i.test(url) ? url.split(/[?#]/, 1)[0]! : url;
+  if (isPlaceUrl(initiator?.url) && initiator.line !== undefined) return positionText(initiator.url, initiator.line);
+  return locationText(event.location, false);
 }
 
 /** Accumulates the groups of a run, one attempt at a time. */

@@ -19,6 +19,8 @@ interface Rule {
   checks(match: RegExpExecArray, where: string, input: HintInput): string[];
   /** A stable substring of such errors, for its ignore pattern; defaults to the message's stable start. */
   ignore?: string;
+  /** The ignore pattern read from this error's own message, when the rule knows a better one than `ignore`. */
+  ignoreOf?: (message: string) => string | undefined;
 }
 
 const RULES: Rule[] = [
@@ -35,7 +37,8 @@ const RULES: Rule[] = [
     ],
   },
   {
-    test: /Content Security Policy|Refused to (?:load|execute|evaluate|connect|apply|frame|create)/,
+    test: /Content Security Policy|Content-Security-Policy blocked|Refused to (?:load|execute|evaluate|connect|apply|frame|create)/,
+    ignoreOf: blockedUrlEntry,
     checks: () => [
       'The page\'s Content-Security-Policy blocked this: allow the source in the directive the message names (e.g. `script-src`, `connect-src`), or move inline code and `eval` into a file.',
       'If the test sets a strict CSP on purpose, this is expected.',
@@ -142,7 +145,7 @@ function explain(input: HintInput): { checks: string[]; ignore: string | undefin
     const match = rule.test.exec(message);
     if (!match) continue;
     checks.push(...rule.checks(match, where, input));
-    ignore = rule.ignore;
+    ignore = rule.ignoreOf?.(message) ?? rule.ignore;
     break;
   }
   if (input.source === 'unhandledrejection') {
@@ -194,6 +197,18 @@ function urlEntry(url: string): string {
   } catch {
     return url;
   }
+}
+
+/**
+ * The resource a CSP message says was blocked, as `urlEntry` writes it: the URL comes before "violates" or "because"
+ * (`Loading the script 'http://…/worker.js' violates …`, `Refused to connect to '…' because …`). The message's start
+ * (`Loading the script '`) would match every blocked script; a URL later on is the policy's, not the blocked one.
+ * Undefined for inline code and eval, which name no URL.
+ */
+function blockedUrlEntry(message: string): string | undefined {
+  const head = message.split(/ violates | because /, 1)[0] ?? '';
+  const url = /\b(?:https?|wss?):\/\/[^\s'"]+/.exec(head)?.[0].replace(/[:.,]+$/, '');
+  return url ? urlEntry(url) : undefined;
 }
 
 /** A substring of the message that keeps matching when volatile parts (numbers, ids, URLs) differ: its first 80 characters. */

@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { code, fence, inline } from '../../src/format/fence';
+import { code, fence, inline, plainLine } from '../../src/format/fence';
+import { formatGroupsSection } from '../../src/format/error-groups';
+import type { ErrorGroup } from '../../src/model/error-group';
 import { truncateGroup } from '../../src/format/truncate';
 
 describe('fence', () => {
@@ -30,6 +32,41 @@ describe('inline and code', () => {
   it('wraps code spans around backticks', () => {
     assert.equal(code('a`b'), '``a`b``');
     assert.equal(code('`x`'), '`` `x` ``');
+  });
+  it('plainLine folds and cuts like inline but escapes nothing, and drops control characters (a terminal escape too)', () => {
+    const url = 'http://localhost:4173/_app/remote/abc/get_count net::ERR_ABORTED';
+    assert.equal(plainLine(url), url);
+    assert.equal(inline(url), 'http://localhost:4173/\\_app/remote/abc/get\\_count net::ERR\\_ABORTED');
+    assert.equal(plainLine('a\n*b*\u001b[31m red', 8), 'a *b*[31…');
+  });
+});
+
+describe('error groups as plain text', () => {
+  const group: ErrorGroup = {
+    fingerprint: 'abcdef012345',
+    source: 'network',
+    message: 'GET http://localhost:4173/_app/remote/get_count failed: net::ERR_ABORTED',
+    where: 'src/lib/api_client.ts:12 in get_count',
+    origin: 'app',
+    count: 2,
+    tests: 1,
+    reports: ['a_b.md'],
+    unexpected: true,
+    new: true,
+    intermittent: false,
+    attempts: { seen: 1, total: 1 },
+  };
+
+  it('writes messages, places and flags as they are, with no heading, escape, code span or emphasis', () => {
+    const plain = formatGroupsSection({ groups: [group], baseline: 'base_line.json', link: (r) => r, plain: true });
+    assert.deepEqual(plain, [
+      '1 distinct unexpected error (fingerprints), 1 new since the baseline base_line.json, largest first, new ones on top:',
+      '',
+      '1. new · [network] GET http://localhost:4173/_app/remote/get_count failed: net::ERR_ABORTED — 1 test, 2 times · at src/lib/api_client.ts:12 in get_count · first: a_b.md · abcdef012345',
+    ]);
+    const markdown = formatGroupsSection({ groups: [group], baseline: 'base_line.json' });
+    assert.equal(markdown[0], '## Errors across the run');
+    assert.match(markdown.at(-1)!, /^1\. \*\*new\*\* · \[network\] GET http:\/\/localhost:4173\/\\_app\/remote\/get\\_count .* · at `src\/lib\/api_client\.ts:12 in get_count` · first: \[a\\_b\.md\]\(a_b\.md\) · `abcdef012345`$/);
   });
 });
 

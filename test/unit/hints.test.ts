@@ -56,6 +56,22 @@ describe('hintFor', () => {
     assert.equal(ignorePatternFor({ source: 'unhandledrejection', message: 'Error: request 123456 to http://api.test/x failed' }), 'Error: request');
   });
 
+  it("a CSP violation's pattern is the blocked URL's path, not the words every blocked script shares", () => {
+    const blocked = (url: string) => `Loading the script '${url}' violates the following Content Security Policy directive: "script-src 'self' https://cdn.example". Note that 'script-src-elem' was not explicitly set, so 'script-src' is used as a fallback. The action has been blocked.`;
+    const worker = blocked('http://localhost:44503/worker.js');
+    const pattern = ignorePatternFor({ source: 'browser.issue', message: worker });
+    assert.equal(pattern, '/worker.js');
+    const event = (message: string) => ({ type: 'console' as const, source: 'browser.issue', message });
+    assert.equal(matchesIgnore(event(worker), [pattern]), true);
+    assert.equal(matchesIgnore(event(blocked('http://localhost:44503/analytics.js')), [pattern]), false);
+    assert.equal(ignorePatternFor({ source: 'browser.security', message: "Refused to connect to 'https://api.example/v1/cart?id=3' because it violates the following Content Security Policy directive: \"connect-src 'self'\"." }), '/v1/cart');
+    // daebug's own wording of an issue that had no console line.
+    assert.equal(ignorePatternFor({ source: 'browser.issue', message: 'Content-Security-Policy blocked http://127.0.0.1:4517/x.js: directive script-src-elem' }), '/x.js');
+    // Inline code names no URL of its own: the URL in the policy is not the blocked thing.
+    const inline = "Executing inline script violates the following Content Security Policy directive 'script-src 'self' https://cdn.example'. Either the 'unsafe-inline' keyword, a hash ('sha256-abc'), or a nonce ('nonce-...') is required to enable inline execution.";
+    assert.equal(ignorePatternFor({ source: 'browser.issue', message: inline }), 'Executing inline script violates the following Content Security Policy');
+  });
+
   it('gives a stable pattern of a known error, and one for an error no rule knows', () => {
     assert.equal(ignorePatternFor({ source: 'window.onerror', message: 'ResizeObserver loop completed with undelivered notifications.' }), 'ResizeObserver loop');
     assert.equal(ignorePatternFor({ source: 'window.onerror', message: 'Error: the cart is closed' }), 'Error: the cart is closed');

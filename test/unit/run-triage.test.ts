@@ -225,6 +225,23 @@ describe('index.md', () => {
     assert.ok(text.split('\n').length < 260, `index.md has ${text.split('\n').length} lines`);
   });
 
+  it('lists every test of a run of up to 100 tests, as the README says, and past that only those that need a look', () => {
+    const run = (count: number) => {
+      const tests = Array.from({ length: count }, (_, i) => entry(i, i === 7 ? 1 : 0, i === 3 ? 'failed' : 'passed'));
+      return formatIndexMarkdown({ schemaVersion: 1, status: 'failed', interrupted: false, startedAt: '', updatedAt: '', outputDir: '/r', tests });
+    };
+    const rows = (text: string) => text.split('\n').filter((line) => /^\| .* \| \[t\d+\.md\]/.test(line));
+    const small = run(100);
+    assert.equal(rows(small).length, 100);
+    // Those that need a look first: the failed test, then the one with an unexpected error.
+    assert.match(rows(small)[0]!, /\*\*failed\*\* \| a\.spec\.ts › t3 /);
+    assert.match(rows(small)[1]!, /\| a\.spec\.ts › t7 \| 1 \| 1 /);
+    assert.doesNotMatch(small, /other tests? ended as expected/);
+    const large = run(101);
+    assert.deepEqual(rows(large).map((line) => /› (t\d+)/.exec(line)![1]), ['t3', 't7']);
+    assert.match(large, /^99 other tests ended as expected with no unexpected browser errors\.$/m);
+  });
+
   function boom(i: number): DaebugEvent {
     return event(`Error: boom ${i}`, { fingerprint: 'aaaaaaaaaaaa', origin: 'app' });
   }

@@ -49,28 +49,63 @@ interface ServerConnection {
  */
 const TAPPED_SINCE: readonly [number, number] = [1, 65];
 
+/**
+ * The newest Playwright the fast path was tested on (this repository's devDependency, which `npm run test:e2e`
+ * runs). peerDependencies leave the range open above it: a newer Playwright still tries the fast path, its
+ * internals are checked (`connectionOf`, `verify`) and, when they moved, capture falls back to daebug's own sessions.
+ */
+export const NEWEST_TESTED: readonly [number, number] = [1, 65];
+
 /** How long the check that the tap hears Chromium (`verify`) may take before daebug gives up on it. */
 const VERIFY_MS = 5000;
 
 const taps = new WeakMap<object, Promise<PlaywrightTap | undefined>>();
 
-let playwrightVersion: string | undefined;
-let versionRefusal: string | null | undefined;
+/** The installed Playwright's version, read once per process (undefined when it cannot be read). */
+let installedVersion: { value: string | undefined } | undefined;
+/** Versions whose gate was already said under DEBUG=daebug: one line per process, not one per browser. */
+const gateLogged = new Set<string>();
 
-/** Why this Playwright's version does not take the fast path (null when it does); logged once per process. */
-function refusedVersion(): string | null {
-  if (versionRefusal === undefined) {
+function playwrightVersion(): string | undefined {
+  if (!installedVersion) {
     try {
-      playwrightVersion = (require('@playwright/test/package.json') as { version: string }).version;
+      installedVersion = { value: (require('@playwright/test/package.json') as { version: string }).version };
     } catch {
-      // Unknown: refused below.
+      installedVersion = { value: undefined };
     }
-    const [major = 0, minor = 0] = (playwrightVersion ?? '').split('.').map(Number);
-    const known = major > TAPPED_SINCE[0] || (major === TAPPED_SINCE[0] && minor >= TAPPED_SINCE[1]);
-    versionRefusal = known ? null : `@playwright/test ${playwrightVersion ?? '(version unknown)'} is older than ${TAPPED_SINCE.join('.')}`;
-    if (versionRefusal) fallingBack(versionRefusal);
   }
-  return versionRefusal;
+  return installedVersion.value;
+}
+
+/** What a version says before any internal is read. */
+export interface VersionGate {
+  /** Why this version does not take the fast path at all; absent when it may try. */
+  refusal?: string;
+  /** Said under DEBUG=daebug when the version is newer than the newest tested: it may try, its internals are checked. */
+  note?: string;
+}
+
+/** The version gate of the fast path. Pure: a version (or undefined when unknown) in, a refusal or a note out. */
+export function versionGate(version: string | undefined): VersionGate {
+  const [major = 0, minor = 0] = (version ?? '').split('.').map(Number);
+  const atLeast = ([m, n]: readonly [number, number]) => major > m || (major === m && minor >= n);
+  if (!version || !atLeast(TAPPED_SINCE)) return { refusal: `@playwright/test ${version ?? '(version unknown)'} is older than ${TAPPED_SINCE.join('.')}` };
+  if (atLeast([NEWEST_TESTED[0], NEWEST_TESTED[1] + 1])) {
+    return { note: `@playwright/test ${version} is newer than ${NEWEST_TESTED.join('.')}, the newest daebug was tested on: its internals are checked before capture relies on them` };
+  }
+  return {};
+}
+
+/** Why this Playwright's version does not take the fast path (undefined when it may); logged once per process. */
+function refusedVersion(version: string | undefined): string | undefined {
+  const gate = versionGate(version);
+  const key = version ?? '';
+  if (!gateLogged.has(key)) {
+    gateLogged.add(key);
+    if (gate.refusal) fallingBack(gate.refusal);
+    else if (gate.note) debugLog(gate.note);
+  }
+  return gate.refusal;
 }
 
 function fallingBack(reason: string): void {
@@ -81,8 +116,8 @@ function fallingBack(reason: string): void {
  * The tap of `browser`'s connection, installed and checked on first use; undefined when it cannot be had (see
  * PlaywrightTap). Never throws: anything unexpected in Playwright's internals means daebug's own sessions.
  */
-export function tapPlaywright(browser: Browser): Promise<PlaywrightTap | undefined> {
-  if (process.env['DAEBUG_OWN_SESSIONS'] || refusedVersion()) return Promise.resolve(undefined);
+export function tapPlaywright(browser: Browser, version: string | undefined = playwrightVersion()): Promise<PlaywrightTap | undefined> {
+  if (process.env['DAEBUG_OWN_SESSIONS'] || refusedVersion(version)) return Promise.resolve(undefined);
   const connection = connectionOf(browser);
   if (typeof connection === 'string') {
     fallingBack(connection);
@@ -90,7 +125,7 @@ export function tapPlaywright(browser: Browser): Promise<PlaywrightTap | undefin
   }
   let tap = taps.get(connection);
   if (!tap) {
-    tap = installChecked(connection);
+    tap = installChecked(connection, version);
     taps.set(connection, tap);
   }
   return tap;
@@ -113,7 +148,7 @@ function connectionOf(browser: Browser): ServerConnection | string {
 }
 
 /** The tap, once a command sent through it was heard coming back through it; undefined (and removed) otherwise. */
-async function installChecked(connection: ServerConnection): Promise<PlaywrightTap | undefined> {
+async function installChecked(connection: ServerConnection, version: string | undefined): Promise<PlaywrightTap | undefined> {
   let installed: ReturnType<typeof install> | undefined;
   let reason: string | undefined;
   try {
@@ -123,7 +158,7 @@ async function installChecked(connection: ServerConnection): Promise<PlaywrightT
     reason = `installing the tap threw: ${error instanceof Error ? error.message : String(error)}`;
   }
   if (installed && reason === undefined) {
-    debugLog(`reading Playwright's own CDP sessions (@playwright/test ${playwrightVersion})`);
+    debugLog(`reading Playwright's own CDP sessions (@playwright/test ${version})`);
     return installed.tap;
   }
   installed?.remove();
