@@ -51,7 +51,7 @@ test('console.error and console.warn in a passing test', async ({ page }) => {
   });
 });
 
-test('an uncaught object with an Error cause in a passing test', async ({ page }) => {
+test('an uncaught object in a passing test', async ({ page }) => {
   await page.evaluate(() => new Promise<void>((resolve) => {
     window.addEventListener('error', () => resolve(), { once: true });
     setTimeout(() => { throw { code: 7, detail: { deep: { x: 1 } } }; });
@@ -90,11 +90,18 @@ test.describe(() => {
 });
 `;
 
-let shared: Promise<InlineRunResult> | undefined;
-const run = () => (shared ??= runInlineTest({ 'values.spec.ts': spec }));
+// On Playwright's own sessions (tapped) and on daebug's (DAEBUG_OWN_SESSIONS), where values left to their preview
+// are released one by one.
+type Sessions = 'tapped' | 'own';
+const runs = new Map<Sessions, Promise<InlineRunResult>>();
+function run(sessions: Sessions): Promise<InlineRunResult> {
+  let result = runs.get(sessions);
+  if (!result) runs.set(sessions, (result = runInlineTest({ 'values.spec.ts': spec }, { env: sessions === 'own' ? { DAEBUG_OWN_SESSIONS: '1' } : {} })));
+  return result;
+}
 
-async function reportOf(title: string): Promise<{ json: any; md: string }> {
-  const result = await run();
+async function reportOf(sessions: Sessions, title: string): Promise<{ json: any; md: string }> {
+  const result = await run(sessions);
   const name = Object.keys(result.reports).find((n) => result.reports[n].test.title === title);
   if (!name) throw new Error(`no report for ${title}\n${result.output.slice(-3000)}`);
   return { json: result.reports[name], md: result.markdown[name.replace(/\.json$/, '.md')] ?? '' };
@@ -104,75 +111,79 @@ const bySource = (json: any, source: string) => (json.events as any[]).filter((e
 
 test.describe.configure({ mode: 'default', timeout: 180_000 });
 
-test("a passing test's plain log keeps V8's preview, says so in the JSON and once in the Markdown header", async () => {
-  const { json, md } = await reportOf('a passing log');
-  expect(json.test.status).toBe('passed');
-  const [log] = bySource(json, 'console.log');
-  // V8's preview: one level deep; nested objects are named, not shown; a getter's value is the preview's own.
-  expect(log.message).toMatch(/^nested \{"a":Object,/);
-  expect(log.message).not.toContain('"c":1');
-  expect(log.preview).toBe(true);
-  expect(md.match(/^- Previews: 1 event shows V8's preview of the logged values/gm)).toHaveLength(1);
-  expect(md).toMatch(/^- Previews: .*daebugValues: 'full'/m);
-});
+for (const sessions of ['tapped', 'own'] as const) {
+  test.describe(`${sessions} sessions`, () => {
+    test("a passing test's plain log keeps V8's preview, says so in the JSON and once in the Markdown header", async () => {
+      const { json, md } = await reportOf(sessions, 'a passing log');
+      expect(json.test.status).toBe('passed');
+      const [log] = bySource(json, 'console.log');
+      // V8's preview: one level deep; nested objects are named, not shown; a getter's value is the preview's own.
+      expect(log.message).toMatch(/^nested \{"a":Object,/);
+      expect(log.message).not.toContain('"c":1');
+      expect(log.preview).toBe(true);
+      expect(md.match(/^- Previews: 1 event shows V8's preview of the logged values/gm)).toHaveLength(1);
+      expect(md).toMatch(/^- Previews: .*daebugValues: 'full'/m);
+    });
 
-test("the same log in a failing test is read in full, with seed 002's serialization", async () => {
-  const { json, md } = await reportOf('a failing log');
-  expect(json.test.status).toBe('failed');
-  const [log] = bySource(json, 'console.log');
-  expect(log.message).toBe(FULL);
-  expect(log.preview).toBeUndefined();
-  expect(md).not.toContain('- Previews:');
-});
+    test("the same log in a failing test is read in full, with seed 002's serialization", async () => {
+      const { json, md } = await reportOf(sessions, 'a failing log');
+      expect(json.test.status).toBe('failed');
+      const [log] = bySource(json, 'console.log');
+      expect(log.message).toBe(FULL);
+      expect(log.preview).toBeUndefined();
+      expect(md).not.toContain('- Previews:');
+    });
 
-test('a log the test read through events(), or inside a job, is read in full', async () => {
-  for (const title of ['a log the test read through events()', 'a log inside a job']) {
-    const { json } = await reportOf(title);
-    expect(json.test.status).toBe('passed');
-    const [log] = bySource(json, 'console.log');
-    expect(log.message, title).toBe(FULL);
-    expect(log.preview, title).toBeUndefined();
-  }
-});
+    test('a log the test read through events(), or inside a job, is read in full', async () => {
+      for (const title of ['a log the test read through events()', 'a log inside a job']) {
+        const { json } = await reportOf(sessions, title);
+        expect(json.test.status).toBe('passed');
+        const [log] = bySource(json, 'console.log');
+        expect(log.message, title).toBe(FULL);
+        expect(log.preview, title).toBeUndefined();
+      }
+    });
 
-test('console.error, console.warn and an uncaught object are read in full in a passing test', async () => {
-  const { json } = await reportOf('console.error and console.warn in a passing test');
-  expect(json.test.status).toBe('passed');
-  expect(bySource(json, 'console.error').map((e) => [e.message, e.preview])).toEqual([['failed {"a":{"b":{"c":1}}}', undefined]]);
-  expect(bySource(json, 'console.warn').map((e) => [e.message, e.preview])).toEqual([['careful {"a":{"b":{"c":1}}}', undefined]]);
-  const thrown = await reportOf('an uncaught object with an Error cause in a passing test');
-  expect(bySource(thrown.json, 'window.onerror').map((e) => [e.message, e.preview])).toEqual([['{"code":7,"detail":{"deep":{"x":1}}}', undefined]]);
-});
+    test('console.error, console.warn and an uncaught object are read in full in a passing test', async () => {
+      const { json } = await reportOf(sessions, 'console.error and console.warn in a passing test');
+      expect(json.test.status).toBe('passed');
+      expect(bySource(json, 'console.error').map((e) => [e.message, e.preview])).toEqual([['failed {"a":{"b":{"c":1}}}', undefined]]);
+      expect(bySource(json, 'console.warn').map((e) => [e.message, e.preview])).toEqual([['careful {"a":{"b":{"c":1}}}', undefined]]);
+      const thrown = await reportOf(sessions, 'an uncaught object in a passing test');
+      expect(bySource(thrown.json, 'window.onerror').map((e) => [e.message, e.preview])).toEqual([['{"code":7,"detail":{"deep":{"x":1}}}', undefined]]);
+    });
 
-test('strict mode: a test it fails reads every value; a strict test with only an expected error keeps previews', async () => {
-  const failed = await reportOf('a log in a test strict mode fails');
-  expect(failed.json.test.status).toBe('failed');
-  expect(bySource(failed.json, 'console.log').map((e) => [e.message, e.preview])).toEqual([[FULL, undefined]]);
-  const passed = await reportOf('a log in a strict test with an expected error only');
-  expect(passed.json.test.status).toBe('passed');
-  expect(bySource(passed.json, 'console.log').map((e) => e.preview)).toEqual([true]);
-  // An expected console.error does not count: its preview stays too.
-  expect(bySource(passed.json, 'console.error').map((e) => [e.message, e.expected, e.preview])).toEqual([['expected here {"a":Object}', true, true]]);
-});
+    test('strict mode: a test it fails reads every value; a strict test with only an expected error keeps previews', async () => {
+      const failed = await reportOf(sessions, 'a log in a test strict mode fails');
+      expect(failed.json.test.status).toBe('failed');
+      expect(bySource(failed.json, 'console.log').map((e) => [e.message, e.preview])).toEqual([[FULL, undefined]]);
+      const passed = await reportOf(sessions, 'a log in a strict test with an expected error only');
+      expect(passed.json.test.status).toBe('passed');
+      expect(bySource(passed.json, 'console.log').map((e) => e.preview)).toEqual([true]);
+      // An expected console.error does not count: its preview stays too.
+      expect(bySource(passed.json, 'console.error').map((e) => [e.message, e.expected, e.preview])).toEqual([['expected here {"a":Object}', true, true]]);
+    });
 
-test("daebugValues: 'full' reads a passing test's log in full", async () => {
-  const { json, md } = await reportOf('a passing log with daebugValues full');
-  expect(json.test.status).toBe('passed');
-  expect(bySource(json, 'console.log').map((e) => [e.message, e.preview])).toEqual([[FULL, undefined]]);
-  expect(md).not.toContain('- Previews:');
-});
+    test("daebugValues: 'full' reads a passing test's log in full", async () => {
+      const { json, md } = await reportOf(sessions, 'a passing log with daebugValues full');
+      expect(json.test.status).toBe('passed');
+      expect(bySource(json, 'console.log').map((e) => [e.message, e.preview])).toEqual([[FULL, undefined]]);
+      expect(md).not.toContain('- Previews:');
+    });
 
-test("with nothing left to read, the test's end does not wait for the page's main thread; with 'full' it waits for the read", async () => {
-  const auto = await reportOf('a passing test that ends while its page is busy');
-  const [log] = bySource(auto.json, 'console.log');
-  expect(log.preview).toBe(true);
-  // The test started before its navigation: it ended before the page's task did.
-  const [navigation] = bySource(auto.json, 'navigation');
-  expect(Date.parse(navigation.time) + auto.json.test.duration).toBeLessThan(Date.parse(log.time) + BUSY_MS);
-  const full = await reportOf('a passing test that ends while its page is busy, with daebugValues full');
-  expect(bySource(full.json, 'console.log').map((e) => [e.message, e.preview])).toEqual([['nested {"a":{"b":{"c":1}}}', undefined]]);
-  expect(full.json.test.duration).toBeGreaterThanOrEqual(BUSY_MS);
-});
+    test("with nothing left to read, the test's end does not wait for the page's main thread; with 'full' it waits for the read", async () => {
+      const auto = await reportOf(sessions, 'a passing test that ends while its page is busy');
+      const [log] = bySource(auto.json, 'console.log');
+      expect(log.preview).toBe(true);
+      // The test started before its navigation: it ended before the page's task did.
+      const [navigation] = bySource(auto.json, 'navigation');
+      expect(Date.parse(navigation.time) + auto.json.test.duration).toBeLessThan(Date.parse(log.time) + BUSY_MS);
+      const full = await reportOf(sessions, 'a passing test that ends while its page is busy, with daebugValues full');
+      expect(bySource(full.json, 'console.log').map((e) => [e.message, e.preview])).toEqual([['nested {"a":{"b":{"c":1}}}', undefined]]);
+      expect(full.json.test.duration).toBeGreaterThanOrEqual(BUSY_MS);
+    });
+  });
+}
 
 // A baseline: run 1 writes it; in strict run 2 the known error keeps its preview and does not fail the test, a new
 // one fails it, and then every value of that test is read.
