@@ -67,9 +67,13 @@ test('console fences', async ({ page, daebug }) => {
   });
 });
 
-test('background only', async ({ page }) => {
-  await page.goto('/background.html');
-  await page.waitForTimeout(200);
+// Seed 002's serialization of a passing test's background log: read in full only with daebugValues 'full'.
+test.describe(() => {
+  test.use({ daebugValues: 'full' });
+  test('background only', async ({ page }) => {
+    await page.goto('/background.html');
+    await page.waitForTimeout(200);
+  });
 });
 
 test('truncation', async ({ page, daebug }) => {

@@ -88,6 +88,8 @@ export class Daebug {
 
   /** The most recent captured errors (uncaught exceptions, rejections, crashes), oldest first. */
   errors(options: ErrorsOptions = {}): DaebugEvent[] {
+    // What the test reads, its report shows in full: values not read yet are read at the test's end.
+    this.capture?.reads.ask((e) => e.type === 'error');
     const limit = options.limit ?? 20;
     const errors = this.recorder.events().filter((e) => e.type === 'error');
     return limit <= 0 ? [] : errors.slice(-limit);
@@ -95,6 +97,7 @@ export class Daebug {
 
   /** Every event captured so far, in time order. */
   events(): DaebugEvent[] {
+    this.capture?.reads.ask(() => true);
     return this.recorder.events();
   }
 

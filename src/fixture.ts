@@ -1,9 +1,9 @@
-import { test as base, type BrowserContext, type TestType, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type Fixtures } from '@playwright/test';
+import { test as base, type BrowserContext, type TestInfo, type TestType, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type Fixtures } from '@playwright/test';
 import { TestCapture } from './capture/test-capture';
 import { runsPageHandlers } from './capture/input-calls';
 import { Recorder } from './capture/recorder';
 import { Daebug } from './daebug';
-import { resolveOptions, type DaebugLimits, type IgnorePattern, type NetworkMode } from './options';
+import { resolveOptions, type DaebugLimits, type IgnorePattern, type NetworkMode, type ValuesMode } from './options';
 import type { RedactOption } from './redact';
 import { enrichRecorder, hasStacksToMap } from './stack/enrich';
 import { TestContexts } from './stack/test-contexts';
@@ -11,8 +11,8 @@ import { openContexts } from './capture/open-contexts';
 import { startLiveReport } from './live/live-report';
 import { LIVE_ENV, liveReportsTarget } from './live/live-env';
 import { recordsTrace } from './trace-mode';
-import { loadBaseline } from './fixture/baseline';
-import { finish } from './fixture/finish';
+import { knownIn, loadBaseline, type LoadedBaseline } from './fixture/baseline';
+import { failedSoFar, finish } from './fixture/finish';
 
 /** Options that `test.use()` and the config's `use` block accept. */
 export interface DaebugOptions {
@@ -66,6 +66,17 @@ export interface DaebugOptions {
    * @example test.use({ daebugStrict: true, daebugBaseline: 'daebug-baseline.json' });
    */
   daebugBaseline: string | undefined;
+  /**
+   * Chromium: which logged objects daebug reads in full (serialized in the page: nested values to `maxDepth`,
+   * `[Circular]`, `[Getter]`). `'auto'` reads them where they can matter: every value of an unexpected error, a
+   * warning or a `console.error`; every value in a test that failed or that strict mode fails; every event the test
+   * read itself (`events()`, `errors()`, `settle()`, `daebug.eval`, a job's end). A passing test's plain `log`,
+   * `info` and `debug` lines, and its known (baseline) and expected errors, keep V8's preview (one level deep,
+   * `preview: true`), so its end does not wait for a busy page. `'full'` reads every value.
+   * @default 'auto'
+   * @example test.use({ daebugValues: 'full' });
+   */
+  daebugValues: ValuesMode;
 }
 
 export interface DaebugFixtures {
@@ -98,13 +109,15 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   daebugAsyncStacks: [false, { option: true }],
   daebugLive: [true, { option: true }],
   daebugBaseline: [undefined, { option: true }],
+  daebugValues: ['auto', { option: true }],
 
   _daebugRecorder: [
-    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork, daebugAsyncStacks, daebugLive, daebugBaseline, trace }, use, testInfo) => {
-      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact, network: daebugNetwork, asyncStacks: daebugAsyncStacks, live: daebugLive, baseline: daebugBaseline });
+    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork, daebugAsyncStacks, daebugLive, daebugBaseline, daebugValues, trace }, use, testInfo) => {
+      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact, network: daebugNetwork, asyncStacks: daebugAsyncStacks, live: daebugLive, baseline: daebugBaseline, values: daebugValues });
       // Read before the test runs: a missing or malformed baseline fails the test at once, naming the file.
       const baseline = options.baseline === undefined ? undefined : loadBaseline(options.baseline, testInfo);
       const recorder = new Recorder(options);
+      if (baseline) baselines.set(recorder, baseline);
       // Set only when daebug's reporter forked this worker: live reports go there, and it attaches the final Markdown.
       const reporterRuns = liveReportsTarget(process.env[LIVE_ENV], process.ppid);
       const live = options.live ? startLiveReport(recorder, testInfo, reporterRuns) : undefined;
@@ -123,7 +136,7 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   ],
 
   _daebugCapture: [
-    async ({ _daebugRecorder, playwright, _reuseContext }, use) => {
+    async ({ _daebugRecorder, playwright, _reuseContext }, use, testInfo) => {
       if (!_daebugRecorder.options.capture) return use(undefined);
       // Playwright's own answer (1.57 to 1.65): the reuseContext option, PW_TEST_REUSE_CONTEXT, or the component-test
       // packages' reuse mode, unless video is on. A reused context's targets stay attached for the next test.
@@ -158,7 +171,7 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
         }
         await use(capture);
         // When the test used no `context` fixture (its contexts were made by hand); else that fixture's teardown did it.
-        await settleAndEnrich(capture, _daebugRecorder);
+        await settleAndEnrich(capture, _daebugRecorder, testInfo);
       } finally {
         instrumentation?.removeListener(listener);
         contexts.end();
@@ -169,14 +182,14 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   ],
 
   context: [
-    async ({ context, _daebugCapture, _daebugRecorder }, use) => {
+    async ({ context, _daebugCapture, _daebugRecorder }, use, testInfo) => {
       if (_daebugCapture) testContexts.get(_daebugCapture)?.add(context);
       await _daebugCapture?.addContext(context);
       await use(context);
       markBodyEnd(_daebugRecorder);
       // Values still being read must arrive before the context closes. A suite's own `context` fixture may have
       // closed it already (SvelteKit's does): the stacks are mapped by daebug's own fetcher either way.
-      if (_daebugCapture) await settleAndEnrich(_daebugCapture, _daebugRecorder);
+      if (_daebugCapture) await settleAndEnrich(_daebugCapture, _daebugRecorder, testInfo);
     },
     { scope: 'test', box: true },
   ],
@@ -207,16 +220,31 @@ const testContexts = new WeakMap<TestCapture, TestContexts>();
 // When the test's body ended: the first teardown of a fixture the test used. A failure is measured from it.
 const bodyEnded = new WeakMap<Recorder, number>();
 
+// The test's baseline (daebugBaseline), read when its recorder was made: a known error's values need not be read.
+const baselines = new WeakMap<Recorder, LoadedBaseline>();
+
 function markBodyEnd(recorder: Recorder): void {
   if (!bodyEnded.has(recorder)) bodyEnded.set(recorder, Date.now());
 }
 
-/** Once per test, at the first teardown that can: the last values are read, then stacks are source-mapped. */
-async function settleAndEnrich(capture: TestCapture, recorder: Recorder): Promise<void> {
+/**
+ * Once per test, at the first teardown that can: the last values that matter are read (`daebugValues`), then stacks
+ * are source-mapped. With a baseline, whether an error is known needs its mapped stack (its fingerprint): its values
+ * wait for that, and the stacks are mapped again when a read added causes or changed a message.
+ */
+async function settleAndEnrich(capture: TestCapture, recorder: Recorder, testInfo: TestInfo): Promise<void> {
   if (finished.has(capture)) return;
   finished.add(capture);
+  const baseline = baselines.get(recorder);
+  let mapped = false;
+  capture.readValuesAtEnd({ failed: failedSoFar(testInfo), known: knownIn(baseline, () => mapped) });
   await capture.settle(SETTLE_MS, { newTargets: false, contextsClosing: !capture.reusesContext });
   await enrichRecorder(recorder, testContexts.get(capture));
+  mapped = true;
+  if (!baseline || !capture.reads.hasWaiting()) return;
+  const read = capture.reads.readCount;
+  await capture.settle(SETTLE_MS, { newTargets: false });
+  if (capture.reads.readCount > read) await enrichRecorder(recorder, testContexts.get(capture));
 }
 
 type DaebugTest = TestType<Args & DaebugOptions & DaebugFixtures, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;

@@ -4,7 +4,7 @@ export type { DaebugOptions, DaebugFixtures } from './fixture';
 export { Daebug } from './daebug';
 export type { EvalTarget, ErrorsOptions } from './daebug';
 export { defaultLimits } from './options';
-export type { DaebugLimits, IgnorePattern, NetworkMode } from './options';
+export type { DaebugLimits, IgnorePattern, NetworkMode, ValuesMode } from './options';
 export type { RedactOption, RedactOptions } from './redact';
 export { SCHEMA_VERSION } from './model/schema-version';
 // The report's Frame and Location are exported as StackFrame and EventLocation: at the root, Frame and Location are

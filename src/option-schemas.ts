@@ -33,6 +33,8 @@ const redactObjectSchema = z
 
 export const redactSchema = z.union([z.boolean(), redactObjectSchema]);
 
+export const valuesModeSchema = z.enum(['auto', 'full']);
+
 export const booleanSchema = z.boolean();
 
 export const baselineSchema = z.string().min(1).optional();

@@ -67,6 +67,10 @@ const baselineCheck: OptionCheck<string | undefined> = {
   schema: () => optionSchemas().baselineSchema,
 };
 
+/** `daebugValues`: read logged values in full where they can matter (`auto`), or every one of them (`full`). */
+export type ValuesMode = 'auto' | 'full';
+const valuesCheck: OptionCheck<ValuesMode> = { accepts: (value) => value === 'auto' || value === 'full', schema: () => optionSchemas().valuesModeSchema };
+
 function describeIssue(issue: z.core.$ZodIssue): string {
   const where = issue.path.length ? issue.path.join('.') : '';
   return `${where ? where + ': ' : ''}${issue.message}`;
@@ -123,9 +127,11 @@ export interface ResolvedOptions {
   asyncStacks?: boolean;
   /** daebugBaseline as given (relative to the config's folder); the fixture resolves and reads it. */
   baseline?: string;
+  /** daebugValues: logged values read in full where they can matter (`auto`, also when absent), or all (`full`). */
+  values?: ValuesMode;
 }
 
-export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown; network?: unknown; asyncStacks?: unknown; live?: unknown; baseline?: unknown }): ResolvedOptions {
+export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore: unknown; limits: unknown; redact?: unknown; network?: unknown; asyncStacks?: unknown; live?: unknown; baseline?: unknown; values?: unknown }): ResolvedOptions {
   const strict = parseOption('daebugStrict', booleanCheck, raw.strict, 'true or false');
   const capture = parseOption('daebugCapture', booleanCheck, raw.capture, 'true or false');
   const ignore = parseOption('daebugIgnore', ignoreCheck, raw.ignore, 'an array of strings (substrings) and RegExps', tupleHint);
@@ -140,8 +146,9 @@ export function resolveOptions(raw: { strict: unknown; capture: unknown; ignore:
   const asyncStacks = parseOption('daebugAsyncStacks', booleanCheck, raw.asyncStacks ?? false, 'true or false');
   const live = parseOption('daebugLive', booleanCheck, raw.live ?? true, 'true or false');
   const baseline = parseOption('daebugBaseline', baselineCheck, raw.baseline ?? undefined, "a path to a baseline file written by `npx daebug baseline`, relative to the Playwright config's folder, e.g. 'daebug-baseline.json'");
+  const values = parseOption('daebugValues', valuesCheck, raw.values ?? 'auto', "'auto' or 'full'");
   const limitsSet = stripUndefined(limits) as Partial<DaebugLimits>;
-  return { strict, capture, live, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact), network, asyncStacks, ...(baseline ? { baseline } : {}) };
+  return { strict, capture, live, ignore, limits: { ...defaultLimits, ...limitsSet }, limitsSet, redact: makeRedactor(redact), network, asyncStacks, values, ...(baseline ? { baseline } : {}) };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -27,7 +27,7 @@ export interface EventDraft {
   opens?: string | undefined;
   /** CDP's call frames, as data; the stack text is rendered from them. */
   callFrames?: Frame[] | undefined;
-  /** The page's document was gone before the values could be read: the message is V8's preview. */
+  /** The values were not read in full (they could not matter, or the page was gone first): the message is V8's preview. */
   preview?: boolean | undefined;
   /** Set at the test's end by src/stack/enrich.ts: parsed and source-mapped frames, a code frame, a fix hint. */
   frames?: Frame[] | undefined;

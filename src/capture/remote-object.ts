@@ -41,23 +41,36 @@ function functionName(description: string | undefined): string {
   return match?.[1] || '(anonymous)';
 }
 
-/** A shallow rendering from V8's preview, used until (or instead of) the full in-page serialization. */
+/**
+ * Values whose preview lists their internals (a Map's `size`, a RegExp's `lastIndex`, an element's every property, a
+ * Date's nothing): V8's description says what they are (`Map(2)`, the date, `/a+b/gi`, `span#target.label`).
+ */
+const DESCRIBED: ReadonlySet<string> = new Set(['map', 'set', 'weakmap', 'weakset', 'date', 'regexp', 'node', 'promise', 'typedarray', 'arraybuffer', 'dataview', 'iterator', 'generator']);
+
+/**
+ * A shallow rendering from V8's preview, used until (or instead of) the full in-page serialization: one level deep,
+ * V8's first properties (5 of an object, 100 of an array), long strings shortened in the middle.
+ */
 export function previewText(object: RemoteObject): string {
   if (object.subtype === 'error') return object.description ?? 'Error';
+  if (object.subtype && DESCRIBED.has(object.subtype) && object.description) return object.description;
   const preview = object.preview;
   if (!preview?.properties) return object.description ?? object.className ?? 'Object';
   const isArray = object.subtype === 'array';
   const parts = preview.properties.map((p) => {
-    const value = p.type === 'string' ? JSON.stringify(p.value ?? '') : (p.value ?? p.type);
+    // A function's preview value is empty: its type says more.
+    const value = p.type === 'string' ? JSON.stringify(p.value ?? '') : p.value || p.type;
     return isArray ? value : `${JSON.stringify(p.name)}:${value}`;
   });
   if (preview.overflow) parts.push(isArray ? '"…"' : '"…":"…"');
   return isArray ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
 }
 
-/** Applies console format specifiers (%s %d %i %f %o %O %j %c %%) to primitive arguments. */
-export function formatPrimitiveArgs(args: readonly RemoteObject[]): string {
-  const texts = args.map(primitiveText);
+/**
+ * Applies console format specifiers (%s %d %i %f %o %O %j %c %%) to the arguments; `texts` are the arguments' own
+ * texts when some are objects (their previews), else each primitive's.
+ */
+export function formatPrimitiveArgs(args: readonly RemoteObject[], texts: readonly string[] = args.map(primitiveText)): string {
   const first = args[0];
   if (!first || first.type !== 'string' || !texts[0]!.includes('%')) return texts.join(' ');
   let next = 1;

@@ -11,6 +11,7 @@ import { shortUrl } from '../model/short-url';
 import { add, onRuntimeEvent, type RuntimeSink } from './cdp/runtime';
 import type { Target, TargetListener } from './cdp/target';
 import { ValueReads, type ValueRead } from './cdp/value-reads';
+import { endOfTestVerdicts } from './value-policy';
 import { attachGenericPage } from './generic';
 import { RealmNames } from './realms';
 import type { Recorder } from './recorder';
@@ -170,8 +171,9 @@ export class TestCapture implements TargetListener, RuntimeSink {
       // At the test's end a target made in its last moment has nothing left to say that the context's close keeps.
       if (options.newTargets !== false) await Promise.all([...this.connections].map((connection) => connection.sync().catch(() => undefined)));
       const targets = [...this.connections].flatMap((connection) => connection.liveTargets());
-      // Reading a target's values runs on its own thread after what it emitted before: that is its round trip.
-      const roundTrip = (target: Target) => (this.reads.hasPending(target) ? this.reads.flushTarget(target) : target.roundTrip());
+      // Reading a target's values runs on its own thread after what it emitted before: that is its round trip. With
+      // nothing to read now, the round trip is the interrupt, which does not wait for the page's own work.
+      const roundTrip = (target: Target) => (this.reads.hasDue(target) ? this.reads.flushTarget(target, false) : target.roundTrip());
       await Promise.all(
         targets.map(async (target) => {
           // The timers' events come before the turn's answer; their values are read below with the rest.
@@ -179,11 +181,27 @@ export class TestCapture implements TargetListener, RuntimeSink {
           await roundTrip(target);
         }),
       );
+      // Every event emitted before the barrier is in: what the policy leaves now keeps V8's preview.
       await this.reads.flush();
     });
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
     await Promise.race([barrier, timeout]);
     clearTimeout(timer);
+  }
+
+  /**
+   * The test's end: from now on, with `daebugValues: 'auto'`, values are read only where they can matter
+   * (src/capture/value-policy.ts); the others keep V8's preview. `failed`: the test failed already. `known`: whether
+   * an event is in the baseline, undefined while that cannot be told yet (before its stack is mapped).
+   */
+  readValuesAtEnd(end: { failed: boolean; known: (event: StoredEvent) => boolean | undefined }): void {
+    const { values, strict, network } = this.recorder.options;
+    if (values === 'full') return;
+    this.reads.policy = () => {
+      const { events, ignore } = this.recorder.stored();
+      const verdict = endOfTestVerdicts({ strict, network, ignore, failed: end.failed, known: end.known }, events);
+      return (read) => verdict(read.event, read.asked === true);
+    };
   }
 
   /** Reads the values logged so far (at a job's end): cheap when nothing waits. */
@@ -332,6 +350,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
   end(): void {
     if (this.ended) return;
     this.ended = true;
+    this.reads.discardAll();
     if (this.primaryContextId && !this.reusesContext) for (const connection of this.connections) connection.retire(this.primaryContextId);
     for (const cleanup of this.cleanups.splice(0)) cleanup();
   }

@@ -211,9 +211,9 @@ function header(report: Attempt, options: MarkdownOptions, h: string): string[] 
   lines.push(eventsLine(report));
   const warnings = report.events.filter(isWarning).length;
   if (warnings) lines.push(`- Warnings: ${warnings}`);
-  // Values not read in full: the page navigated away or closed before daebug could read them.
+  // Values not read in full: they could not matter to a passing test (daebugValues), or the page was gone first.
   const previews = report.events.filter((e) => e.preview).length;
-  if (previews) lines.push(`- Previews: ${previews} ${previews === 1 ? 'event shows' : 'events show'} V8's preview of the logged values (one level deep), not their full serialization`);
+  if (previews) lines.push(`- Previews: ${previews} ${previews === 1 ? 'event shows' : 'events show'} V8's preview of the logged values (one level deep), not their full serialization: not read because the test passed (\`daebugValues: 'full'\` reads them) or because the page had gone`);
   if (options.jsonFile) lines.push(`- JSON: ${code(options.jsonFile)}`);
   if (report.capture === false) lines.push('', '> Capture was off (`daebugCapture: false`): no listeners were attached, so nothing was recorded.');
   return lines;

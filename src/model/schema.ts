@@ -138,7 +138,7 @@ export const eventSchema = z.object({
   unexpected: z.boolean().optional(),
   /** true when the message was rendered from structured (object) arguments. */
   structured: z.boolean().optional(),
-  /** true when the page's document was gone before its values could be read: the message is V8's preview. */
+  /** true when the values were not read in full (a passing test's log under `daebugValues: 'auto'`, or the page was gone first): the message is V8's preview. */
   preview: z.boolean().optional(),
   frames: z.array(frameSchema).optional(),
   snippet: z.string().optional(),

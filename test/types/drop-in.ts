@@ -46,6 +46,11 @@ export const config: PlaywrightTestConfig<DaebugOptions> = defineConfig<DaebugOp
   use: { daebugStrict: true },
 });
 
+// daebugValues takes 'auto' or 'full' and nothing else.
+test.use({ daebugValues: 'full' });
+// @ts-expect-error -- not a daebugValues mode
+test.use({ daebugValues: 'none' });
+
 // daebug's `test` replaces Playwright's: it has the daebug fixture and options, and is also the default export.
 const sameTest: typeof test = daebugDefault;
 sameTest('default export is daebug test', async ({ daebug, page }) => {

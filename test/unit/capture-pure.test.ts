@@ -107,6 +107,18 @@ describe('formatPrimitiveArgs', () => {
     const text = previewText({ type: 'object', preview: { properties: [{ name: 'a', type: 'number', value: '1' }, { name: 'b', type: 'string', value: 'x' }] } });
     assert.equal(text, '{"a":1,"b":"x"}');
   });
+  it("names what a preview lists only the internals of (a Map, a Date, an element) by V8's description, and a function property by its type", () => {
+    const internals = { properties: [{ name: 'size', type: 'number', value: '2' }] };
+    assert.equal(previewText({ type: 'object', subtype: 'map', description: 'Map(2)', preview: internals }), 'Map(2)');
+    assert.equal(previewText({ type: 'object', subtype: 'date', description: 'Thu Jan 01 1970', preview: { properties: [] } }), 'Thu Jan 01 1970');
+    assert.equal(previewText({ type: 'object', subtype: 'node', description: 'span#target.label', preview: internals }), 'span#target.label');
+    assert.equal(previewText({ type: 'object', preview: { properties: [{ name: 'f', type: 'function', value: '' }] } }), '{"f":function}');
+  });
+  it('applies format specifiers to previews of objects too', () => {
+    const object = { type: 'object', preview: { properties: [{ name: 'a', type: 'number', value: '1' }] } };
+    const args = [s('%s is %o%c'), s('Bob'), object, s('color: red')];
+    assert.equal(formatPrimitiveArgs(args, ['%s is %o%c', 'Bob', previewText(object), 'color: red']), 'Bob is {"a":1}');
+  });
 });
 
 describe('matchesIgnore', () => {

@@ -4,6 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Recorder } from '../../src/capture/recorder';
 import { Target, type TargetListener } from '../../src/capture/cdp/target';
 import { ValueReads, type ValueRead } from '../../src/capture/cdp/value-reads';
+import type { ValueVerdict } from '../../src/capture/value-policy';
 import { defaultLimits } from '../../src/options';
 
 /** A page whose reads answer only when the test says so, recording every command daebug sent. */
@@ -39,9 +40,9 @@ function setup(tapped = true) {
   const reads = new ValueReads(() => ({ maxDepth: 3, maxBreadth: 50, maxLength: 1000 }), () => recorder.changed());
   const page = new HeldPage(tapped);
   let n = 0;
-  const log = () => {
+  const log = (source = 'console.log') => {
     const id = `obj-${++n}`;
-    const event = recorder.add({ type: 'console', level: 'log', source: 'console.log', realm: 'page', timeMs: Date.now(), message: 'preview' });
+    const event = recorder.add({ type: 'console', level: source.slice('console.'.length), source, realm: 'page', timeMs: Date.now(), message: 'preview' });
     const read: ValueRead = { kind: 'console', on: { executionContextId: 1 }, values: [{ objectId: id }], event, apply: (value: { text: string }) => (event.message = value.text) };
     reads.add(page, read);
     return event;
@@ -96,5 +97,80 @@ describe('value reads', () => {
     await flushed;
     await nextTurn();
     assert.equal(page.sent.filter((c) => c.method.startsWith('Runtime.release')).length, 0);
+  });
+});
+
+/** A policy by source, as the test's end would give it: console.log keeps its preview, console.warn waits. */
+const bySource = (verdicts: Record<string, ValueVerdict>) => () => (read: ValueRead) => read.asked ? 'read' : (verdicts[read.event.source] ?? 'read');
+
+describe('value reads at the end of a test (daebugValues)', () => {
+  it("reads only what the policy reads; the rest gets V8's preview and, on daebug's own session, is released", async () => {
+    const { reads, page, log } = setup(false);
+    reads.policy = bySource({ 'console.log': 'preview' });
+    const [plain, error] = [log(), log('console.error')];
+    assert.equal(reads.hasDue(page), true);
+    const flushed = reads.flush();
+    page.answerNext();
+    await flushed;
+    await nextTurn();
+    assert.deepEqual(page.reads().map((c) => c.params.arguments.slice(2).map((a: any) => a.objectId)), [['obj-2']]);
+    assert.deepEqual([plain.message, plain.preview, error.message, error.preview], ['preview', true, 'read obj-2', undefined]);
+    assert.deepEqual(page.sent.filter((c) => c.method === 'Runtime.releaseObject').map((c) => c.params.objectId).sort(), ['obj-1', 'obj-2']);
+  });
+
+  it('with nothing due, the barrier does not read: previews wait until the final flush, in case the test still fails', async () => {
+    const { reads, page, log } = setup(false);
+    reads.policy = bySource({ 'console.log': 'preview' });
+    const plain = log();
+    assert.equal(reads.hasDue(page), false);
+    await reads.flushTarget(page, false);
+    assert.equal(plain.preview, undefined);
+    assert.equal(reads.hasWaiting(), true);
+    // The test turned out to matter (strict mode fails it): the same value is read.
+    reads.policy = bySource({});
+    const flushed = reads.flush();
+    page.answerNext();
+    await flushed;
+    assert.equal(plain.message, 'read obj-1');
+    assert.equal(reads.hasWaiting(), false);
+  });
+
+  it('values the baseline decides later wait; at the end, what still waits keeps its preview and is released', async () => {
+    const { reads, page, log } = setup(false);
+    reads.policy = bySource({ 'console.warn': 'later' });
+    const warn = log('console.warn');
+    await reads.flush();
+    assert.equal(page.reads().length, 0);
+    assert.equal(reads.hasWaiting(), true);
+    reads.discardAll();
+    await nextTurn();
+    assert.equal(warn.preview, true);
+    assert.equal(reads.hasWaiting(), false);
+    assert.deepEqual(page.sent.filter((c) => c.method === 'Runtime.releaseObject').map((c) => c.params.objectId), ['obj-1']);
+  });
+
+  it("left to its preview on Playwright's session (tapped), or when the contexts close next, nothing is released", async () => {
+    for (const [tapped, closing] of [[true, false], [false, true]] as const) {
+      const { reads, page, log } = setup(tapped);
+      reads.contextsClosing = closing;
+      reads.policy = bySource({ 'console.log': 'preview' });
+      const plain = log();
+      await reads.flush();
+      reads.discardAll();
+      await nextTurn();
+      assert.equal(plain.preview, true);
+      assert.deepEqual(page.sent, []);
+    }
+  });
+
+  it('what the test asked for (events(), errors()) is read', async () => {
+    const { reads, page, log } = setup(false);
+    reads.policy = bySource({ 'console.log': 'preview' });
+    const [asked, other] = [log(), log()];
+    reads.ask((e) => e === asked);
+    const flushed = reads.flush();
+    page.answerNext();
+    await flushed;
+    assert.deepEqual([asked.message, asked.preview, other.message, other.preview], ['read obj-1', undefined, 'preview', true]);
   });
 });

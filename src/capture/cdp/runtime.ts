@@ -225,7 +225,8 @@ function onConsole(sink: RuntimeSink, target: Target, params: any): void {
   const structured = args.some((a) => !isPrimitive(a));
   // An Error among the arguments (frameworks log the errors they catch) carries the stack of where it was thrown.
   const logged = args.find((a) => a.subtype === 'error' && typeof a.description === 'string');
-  let message = structured ? args.map((a) => (isPrimitive(a) ? primitiveText(a) : a === logged ? messageFromStack(a.description!) : previewText(a))).join(' ') : formatPrimitiveArgs(args);
+  // Until the values are read (or for good, when they need not be: src/capture/value-policy.ts), objects show V8's preview.
+  let message = formatPrimitiveArgs(args, structured ? args.map((a) => (isPrimitive(a) ? primitiveText(a) : a === logged ? messageFromStack(a.description!) : previewText(a))) : undefined);
   if (type === 'assert') message = `Assertion failed${message ? `: ${message}` : ''}`;
   const withStack = WITH_STACK.has(type) && frames.length > 0;
   const callSite = locationOf(frames);
