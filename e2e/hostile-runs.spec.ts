@@ -55,14 +55,19 @@ function byTitle(reports: Record<string, any>): Map<string, any> {
   return new Map(Object.values(reports).map((r) => [r.test.title as string, r]));
 }
 
-async function untilReports(reportsDir: string, count: number, child: import('node:child_process').ChildProcess): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline && child.exitCode === null) {
-    const done = fs.existsSync(reportsDir) ? fs.readdirSync(reportsDir).filter((n) => /^interrupt-quick-.*\.json$/.test(n)).length : 0;
-    if (done >= count) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`only some quick tests finished before the deadline in ${reportsDir}`);
+/**
+ * Until the run is where a signal must land: the six quick tests have their reports, and the four slow ones are in
+ * flight, each with a live report that already holds its page's ticks. Ends early when the run itself does.
+ */
+async function untilInFlight(reportsDir: string, child: import('node:child_process').ChildProcess): Promise<void> {
+  const count = (pattern: RegExp, holds?: string) => {
+    const names = fs.existsSync(reportsDir) ? fs.readdirSync(reportsDir).filter((n) => pattern.test(n)) : [];
+    // A live report is replaced by renaming: read what is there now, or nothing.
+    return holds === undefined ? names.length : names.filter((n) => { try { return fs.readFileSync(path.join(reportsDir, n), 'utf8').includes(holds); } catch { return false; } }).length;
+  };
+  await expect
+    .poll(() => (child.exitCode !== null ? 'the run ended' : { quick: count(/^interrupt-quick-.*\.json$/), slow: count(/^interrupt-slow-.*\.md$/, 'slow test tick') }), { timeout: 90_000 })
+    .toEqual({ quick: 6, slow: 4 });
 }
 
 async function interruptedRun(signal: 'SIGINT' | 'SIGTERM', toGroup: boolean): Promise<InlineRunResult> {
@@ -76,9 +81,8 @@ async function interruptedRun(signal: 'SIGINT' | 'SIGTERM', toGroup: boolean): P
       detached: toGroup,
       timeoutMs: 150_000,
       onSpawn: (child) => {
-        sent = untilReports(reportsDir, 6, child).then(async () => {
-          // Let the slow tests get going, so the signal lands with tests in flight.
-          await new Promise((r) => setTimeout(r, 1500));
+        // The signal lands with the slow tests in flight.
+        sent = untilInFlight(reportsDir, child).then(() => {
           if (toGroup) process.kill(-child.pid!, signal);
           else child.kill(signal);
         });

@@ -17,10 +17,10 @@ test('a2 console', async ({ page, daebug }) => {
 const specB = `
 import { test, expect } from 'daebug';
 test.describe('group', () => {
-  test('b1 rejection', async ({ page }) => {
+  test('b1 rejection', async ({ page, daebug }) => {
     await page.goto('/index.html');
     await page.evaluate(() => { Promise.reject(new Error('b1 rejected')); });
-    await page.waitForTimeout(100);
+    await expect.poll(() => daebug.errors().length).toBe(1);
   });
   test('b2 worker', async ({ page, daebug }) => {
     await page.goto('/worker.html');
@@ -31,7 +31,8 @@ test.describe('group', () => {
       (window as any).worker.addEventListener('error', () => resolve('thrown'), { once: true });
       (window as any).send('throw');
     }));
-    await page.waitForTimeout(100);
+    // The page heard the worker's error: a barrier then has the worker's own event too.
+    await daebug.settle();
   });
 });
 `;

@@ -4,10 +4,12 @@ import { onlyReport, runInlineTest } from './helpers/run-playwright';
 const erroringSpec = (use: string) => `
 import { test, expect } from 'daebug';
 ${use}
-test('page with a background error', async ({ page }) => {
+test('page with a background error', async ({ page, daebug }) => {
   await page.goto('/index.html');
-  await page.evaluate(() => { setTimeout(() => { throw new Error('unexpected kaboom'); }, 0); });
-  await page.waitForTimeout(100);
+  // The timer throws, then resolves the evaluation in the same task: settle() then has the error (with capture off it
+  // waits for nothing).
+  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => { resolve(); throw new Error('unexpected kaboom'); }, 0)));
+  await daebug.settle();
   expect(1).toBe(1);
 });
 `;
@@ -40,18 +42,18 @@ test('strict mode passes when the error is in daebugIgnore, and marks it expecte
 test('strict mode passes with daebug.expectError for this test only', async () => {
   const result = await runInlineTest({
     'a.spec.ts': `
-import { test } from 'daebug';
+import { test, expect } from 'daebug';
 test.use({ daebugStrict: true });
 test('expected', async ({ page, daebug }) => {
   daebug.expectError('kaboom');
   await page.goto('/index.html');
   await page.evaluate(() => { Promise.reject(new Error('kaboom rejected')); });
-  await page.waitForTimeout(100);
+  await expect.poll(() => daebug.errors().length).toBe(1);
 });
-test('not expected', async ({ page }) => {
+test('not expected', async ({ page, daebug }) => {
   await page.goto('/index.html');
   await page.evaluate(() => { Promise.reject(new Error('kaboom rejected')); });
-  await page.waitForTimeout(100);
+  await expect.poll(() => daebug.errors().length).toBe(1);
 });
 `,
   });
@@ -76,10 +78,10 @@ test('a test that already failed keeps its own failure first', async () => {
     'a.spec.ts': `
 import { test, expect } from 'daebug';
 test.use({ daebugStrict: true });
-test('fails twice', async ({ page }) => {
+test('fails twice', async ({ page, daebug }) => {
   await page.goto('/index.html');
-  await page.evaluate(() => { setTimeout(() => { throw new Error('background one'); }, 0); });
-  await page.waitForTimeout(100);
+  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => { resolve(); throw new Error('background one'); }, 0)));
+  await daebug.settle();
   expect(1, 'the assertion').toBe(2);
 });
 `,

@@ -11,8 +11,9 @@ import { reported, sharedRun, type HostileRun } from './helpers/hostile';
 
 // Network failures as events (issue 11 point 3) and browser lines that name their subject (issue 9 point 6). One
 // inline run drives fixtures/network/: a page whose requests fail in every way daebug reports (404 fetch, missing
-// script and stylesheet, refused, aborted, CORS, XHR 500, a dedicated worker's fetch), under each `daebugNetwork`
-// mode; the tests below read the JSON and Markdown reports it wrote.
+// script and stylesheet, refused, CORS, XHR 500, a dedicated worker's fetch) and one it aborts itself (a canceled
+// line, not a failure: issue 24 item 3), under each `daebugNetwork` mode; the tests below read the JSON and Markdown
+// reports it wrote.
 const spec = `
 import http from 'node:http';
 import { test, expect } from 'daebug';
@@ -88,7 +89,7 @@ test.beforeAll(async () => {
 const networkEvents = (json: any) => json.events.filter((e: any) => e.source === 'network');
 const pick = (e: any) => ({ realm: e.realm, method: e.network.method, path: new URL(e.network.url).pathname, status: e.network.status, errorText: e.network.errorText, resourceType: e.network.resourceType });
 
-test('every kind of failed request is one network event with method, URL, status or error and resource type', async () => {
+test('every kind of failed request is one network event with method, URL, status or error and resource type; an aborted fetch is a canceled line', async () => {
   const { json, md } = reported(run, 'report');
   expect(json.test.status, run.output).toBe('passed');
   reportSchema.parse(json);
@@ -101,20 +102,23 @@ test('every kind of failed request is one network event with method, URL, status
       { realm: 'page', method: 'POST', path: '/status', status: 500, errorText: undefined, resourceType: 'xhr' },
       { realm: 'page', method: 'GET', path: '/refused', status: undefined, errorText: 'net::ERR_CONNECTION_REFUSED', resourceType: 'fetch' },
       { realm: 'page', method: 'GET', path: '/cors', status: undefined, errorText: 'net::ERR_FAILED (CORS MissingAllowOriginHeader)', resourceType: 'fetch' },
-      { realm: 'page', method: 'GET', path: '/slow', status: undefined, errorText: 'net::ERR_ABORTED (canceled)', resourceType: 'fetch' },
       { realm: 'worker:worker.js', method: 'GET', path: '/from-worker.json', status: 404, errorText: undefined, resourceType: 'fetch' },
     ]),
   );
   // One event per request: no second event for the 404 stylesheet Chromium then drops, no "Failed to load" line.
-  expect(events).toHaveLength(8);
+  expect(events).toHaveLength(7);
+  // The page aborted its own /slow fetch: a canceled line, not a failure (whether a router or an AbortController
+  // cancels depends on timing, so it must not count).
+  expect(json.events.filter((e: any) => e.source === 'network.canceled').map(pick)).toEqual([{ realm: 'page', method: 'GET', path: '/slow', status: undefined, errorText: 'net::ERR_ABORTED', resourceType: 'fetch' }]);
+  expect(md).toMatch(/^`{3,}Text network\.canceled\nGET http:\/\/127\.0\.0\.1:\d+\/slow\?ms=5000 canceled \(net::ERR_ABORTED\)$/m);
   expect(json.events.filter((e: any) => /Failed to load resource/.test(e.message))).toEqual([]);
   // The browser's own favicon fetch 404s too (the page has no <link rel=icon>): not reported.
   expect(JSON.stringify(json.events)).not.toContain('favicon');
   // Reported, not unexpected: the header's counts agree with the fences.
-  expect(json.summary).toMatchObject({ errors: 8, unexpected: 0, network: 8 });
-  expect(md).toContain('- Events: 8 errors (0 unexpected), 8 of them failed requests, ');
-  expect(md.match(/^`{3,}Error /gm)).toHaveLength(8);
-  expect(md.match(/^`{3,}Error network$/gm)).toHaveLength(8);
+  expect(json.summary).toMatchObject({ errors: 7, unexpected: 0, network: 7 });
+  expect(md).toContain('- Events: 7 errors (0 unexpected), 7 of them failed requests, ');
+  expect(md.match(/^`{3,}Error /gm)).toHaveLength(7);
+  expect(md.match(/^`{3,}Error network$/gm)).toHaveLength(7);
   const cart = networkEvents(json).find((e: any) => e.network.url.endsWith('/api/cart.json'));
   expect(cart.message).toBe(`GET ${cart.network.url} 404 (Not Found)`);
   const fetchLine = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'network', 'network.js'), 'utf8').split('\n').findIndex((l) => l.includes("fetch('/api/cart.json')")) + 1;
@@ -168,7 +172,8 @@ test("other browsers' path (Playwright's response and requestfailed events): the
   try {
     await page.goto(`/network/index.html?refused=${closedPort}&cors=${encodeURIComponent(`http://127.0.0.1:${(cors.address() as AddressInfo).port}`)}`);
     expect(await page.evaluate(() => (window as any).failures())).toEqual([404, 500, 'Failed to fetch', 'Failed to fetch', 'no worker', 'AbortError']);
-    await expect.poll(() => recorder.events().filter((e) => e.source === 'network').length).toBe(7);
+    await expect.poll(() => recorder.events().filter((e) => e.source === 'network').length).toBe(6);
+    await expect.poll(() => recorder.events().filter((e) => e.source === 'network.canceled').length).toBe(1);
   } finally {
     await detach();
     cors.close();
@@ -182,9 +187,9 @@ test("other browsers' path (Playwright's response and requestfailed events): the
       { realm: 'page', method: 'POST', path: '/status', status: 500, errorText: undefined, resourceType: 'xhr' },
       { realm: 'page', method: 'GET', path: '/refused', status: undefined, errorText: 'net::ERR_CONNECTION_REFUSED', resourceType: 'fetch' },
       { realm: 'page', method: 'GET', path: '/cors', status: undefined, errorText: expect.stringMatching(/^net::ERR_FAILED/), resourceType: 'fetch' },
-      { realm: 'page', method: 'GET', path: '/slow', status: undefined, errorText: 'net::ERR_ABORTED', resourceType: 'fetch' },
     ]),
   );
+  expect(events.filter((e) => e.source === 'network.canceled').map(pick)).toEqual([{ realm: 'page', method: 'GET', path: '/slow', status: undefined, errorText: 'net::ERR_ABORTED', resourceType: 'fetch' }]);
   expect(events.filter((e) => /Failed to load resource/.test(e.message))).toEqual([]);
   expect(JSON.stringify(events)).not.toContain('favicon');
 });

@@ -14,10 +14,10 @@ test('counted', async ({ page }, testInfo) => {
   await page.goto('/index.html');
   await page.evaluate((n) => console.log('repeat', n), testInfo.repeatEachIndex);
 });
-test('strict', async ({ page }, testInfo) => {
+test('strict', async ({ page, daebug }, testInfo) => {
   await page.goto('/index.html');
   await page.evaluate((n) => { setTimeout(() => { throw new Error('boom in repeat ' + n); }, 0); }, testInfo.repeatEachIndex);
-  await page.waitForTimeout(100);
+  await expect.poll(() => daebug.errors().length).toBe(1);
 });
 `,
     },

@@ -6,6 +6,10 @@ import { reportSchema } from '../src/model/schema';
 const spec = `
 import { test, expect } from 'daebug';
 
+// Waits until daebug heard each message, whenever the page's timers or the worker send them: no fixed sleep.
+const heard = (daebug: any, ...messages: string[]) =>
+  expect.poll(() => { const seen = daebug.events().map((e: any) => e.message); return messages.filter((m) => !seen.includes(m)); }).toEqual([]);
+
 test('side-effect error', async ({ page, daebug }) => {
   await page.goto('/index.html');
   const value = await daebug.eval(page, async () => {
@@ -46,7 +50,8 @@ test('eval error is not duplicated', async ({ page, daebug }) => {
   await page.goto('/index.html');
   await expect(daebug.eval(page, () => { throw new TypeError('eval itself failed'); })).rejects.toThrow('eval itself failed');
   await daebug.eval(page, () => new Promise((_, reject) => setTimeout(() => reject(new Error('async eval failure')), 10))).catch(() => {});
-  await page.waitForTimeout(100);
+  // A barrier: a duplicate background event, had the page sent one, is in by now.
+  await daebug.settle();
 });
 
 test('errors do not leak into the next job', async ({ page, daebug }) => {
@@ -70,9 +75,10 @@ test('console fences', async ({ page, daebug }) => {
 // Seed 002's serialization of a passing test's background log: read in full only with daebugValues 'full'.
 test.describe(() => {
   test.use({ daebugValues: 'full' });
-  test('background only', async ({ page }) => {
+  test('background only', async ({ page, daebug }) => {
     await page.goto('/background.html');
-    await page.waitForTimeout(200);
+    await heard(daebug, 'Error: background timer error', 'Error: forgotten rejection');
+    await daebug.settle();
   });
 });
 
@@ -87,28 +93,27 @@ test('worker realm', async ({ page, daebug }) => {
   await daebug.eval(page, () => (window as any).send('throw'));
   await daebug.eval(page, () => (window as any).send('reject'));
   await daebug.eval(page, () => (window as any).send('error'));
-  await page.waitForTimeout(100);
+  await heard(daebug, 'Error: worker uncaught', 'Error: worker rejection', 'worker console error');
   const worker = page.workers()[0]!;
   expect(await daebug.eval(worker, () => typeof (self as any).importScripts)).toBe('function');
 });
 
 // Each phase waits until its error has arrived, so the page's own 10 ms timer error is in before the job starts.
-const arrived = (daebug: any, message: string) => expect.poll(() => daebug.errors({ limit: 100 }).map((e: any) => e.message)).toContain(message);
 
 test('action block job and steps', async ({ page, daebug }) => {
   await page.goto('/background.html');
-  await arrived(daebug, 'Error: background timer error');
+  await heard(daebug, 'Error: background timer error');
   await daebug.job('click the boom button', async () => {
     await page.click('#boom');
-    await arrived(daebug, 'Error: clicked boom');
+    await heard(daebug, 'Error: clicked boom');
   });
   await test.step('reject from a step', async () => {
     await page.click('#reject');
-    await arrived(daebug, 'Error: clicked rejection');
+    await heard(daebug, 'Error: clicked rejection');
   });
 });
 
-test('popup realm', async ({ page }) => {
+test('popup realm', async ({ page, daebug }) => {
   await page.goto('/index.html');
   const [popup] = await Promise.all([
     page.waitForEvent('popup'),
@@ -116,23 +121,24 @@ test('popup realm', async ({ page }) => {
   ]);
   await popup.waitForLoadState();
   await popup.evaluate(() => { setTimeout(() => { throw new Error('popup error'); }); });
-  await popup.waitForTimeout(100);
+  await heard(daebug, 'Error: popup error');
 });
 
-test('non-error throws', async ({ page }) => {
+test('non-error throws', async ({ page, daebug }) => {
   await page.goto('/index.html');
   await page.evaluate(() => {
     setTimeout(() => { throw 'a plain string'; });
     Promise.reject(undefined);
     Promise.reject({ code: 1 });
   });
-  await page.waitForTimeout(200);
+  // Their messages are read from the values later: count them.
+  await expect.poll(() => daebug.errors().length).toBe(3);
 });
 
 test('errors api', async ({ page, daebug }) => {
   await page.goto('/index.html');
   await page.evaluate(() => { for (let i = 0; i < 25; i++) setTimeout(() => { throw new Error('numbered ' + i); }); });
-  await page.waitForTimeout(200);
+  await heard(daebug, 'Error: numbered 24');
   const recent = daebug.errors();
   expect(recent).toHaveLength(20);
   expect(recent[0]!.message).toContain('numbered 5');
@@ -170,13 +176,15 @@ test('worker lifecycle', async ({ page, daebug }) => {
   await page.goto('/worker.html');
   await daebug.eval(page, () => (window as any).send('log'));
   await daebug.eval(page, () => (window as any).worker.terminate());
-  await page.waitForTimeout(200);
+  await expect.poll(() => daebug.events().map((e: any) => e.source)).toContain('worker.close');
 });
 
-test('chromium log lines', async ({ page }) => {
+test('chromium log lines', async ({ page, daebug }) => {
   await page.goto('/index.html');
   await page.evaluate(() => fetch('/status?code=404').then(() => {}));
-  await page.waitForTimeout(100);
+  // Chromium's "Failed to load resource" line comes before the response: after the barrier it is in, merged or not.
+  await expect.poll(() => daebug.events().filter((e: any) => e.source === 'network').length).toBe(1);
+  await daebug.settle();
 });
 `;
 

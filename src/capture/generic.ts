@@ -1,6 +1,6 @@
 import type { Page, Request, Response, Worker } from '@playwright/test';
 import { messageFromStack } from './cdp/runtime';
-import { isFavicon, isReportedRequest, networkDraft, statusTextOf } from './network-failure';
+import { canceledDraft, isCanceledText, isFavicon, isLocalUrl, isReportedRequest, networkDraft, statusTextOf } from './network-failure';
 import type { Recorder } from './recorder';
 import type { NetworkFailure } from '../model/schema';
 
@@ -69,7 +69,10 @@ export function attachGenericPage(page: Page, realm: string, target: GenericTarg
   };
   const onRequestFailed = (request: Request) => {
     if (!isReportedRequest(request.url(), request.resourceType()) || reportedRequests.has(request)) return;
-    reportFailure(request, { method: request.method(), url: request.url(), resourceType: request.resourceType(), errorText: request.failure()?.errorText || 'failed' });
+    const failure: NetworkFailure = { method: request.method(), url: request.url(), resourceType: request.resourceType(), errorText: request.failure()?.errorText || 'failed' };
+    // A cancel by the page (an AbortController, a navigation, a removed frame) is a line, not a failure.
+    if (!isCanceledText(failure.errorText)) reportFailure(request, failure);
+    else if (!isLocalUrl(failure.url)) recorder.add({ ...canceledDraft(failure, Date.now(), { errorText: failure.errorText! }), realm });
   };
   page.on('console', onConsole);
   page.on('pageerror', onPageError);

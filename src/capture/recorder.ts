@@ -1,6 +1,6 @@
 import { KeepNewestLog, RateWindow } from './budget';
 import { orderTimeline } from './timeline';
-import { formatClock, isNetworkFailure, isUnexpectedIn, isUnexpectedKind, matchesIgnore } from '../model/classify';
+import { formatClock, isCanceledRequest, isNetworkFailure, isUnexpectedIn, isUnexpectedKind, matchesIgnore } from '../model/classify';
 import type { BrowserIssue, DaebugEvent, Diagnostic, Dropped, ErrorPart, EventComponent, Frame, Job, Location, NetworkFailure, StaleAllowList, UnmappedScript } from '../model/schema';
 import { AllowListUse } from './allow-list';
 import type { IgnorePattern, ResolvedOptions } from '../options';
@@ -203,7 +203,8 @@ export class Recorder {
       return 'expected';
     }
     if (draft.type === 'error') return 'uncaught';
-    if (isNetworkFailure(draft)) return 'network';
+    // A router's canceled preloads share the failed requests' budget: a burst of them does not push out the console.
+    if (isNetworkFailure(draft) || isCanceledRequest(draft)) return 'network';
     return isUnexpectedKind(draft) ? 'console-error' : 'console';
   }
 

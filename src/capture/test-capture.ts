@@ -276,7 +276,11 @@ export class TestCapture implements TargetListener, RuntimeSink {
       else if (method.startsWith('Network.')) {
         if (this.wantsNetwork()) this.network.onEvent(target, method, params);
       } else if (method === 'Audits.issueAdded') this.issues.onIssue(target, params.issue);
-      else onRuntimeEvent(this, target, method, params);
+      else {
+        // A new document cancels the requests of the one it replaced: those lines come before the navigation's.
+        if (method === 'Page.frameNavigated' && this.wantsNetwork()) this.network.onEvent(target, method, params);
+        onRuntimeEvent(this, target, method, params);
+      }
     } catch (error) {
       this.recorder.diagnose(new DaebugCaptureError(`handling ${method} in ${this.realmOf(target)}`, error));
     }

@@ -25,6 +25,19 @@ export function isBlockingCsp(event: Classifiable): boolean {
   return event.source === 'browser.issue' && event.issue?.kind === 'csp' && !event.issue.reportOnly;
 }
 
+/**
+ * The source of a request the page canceled itself: Chromium's `canceled` with no block behind it, or a request of a
+ * document its frame replaced. Whether a router or an `AbortController` cancels depends on timing, so a cancel is
+ * shown in the transcript but is never a failed request: not unexpected (not even with `daebugNetwork: 'strict'`),
+ * not grouped, not in a baseline.
+ */
+export const CANCELED_REQUEST_SOURCE = 'network.canceled';
+
+/** A request the page canceled itself (source `network.canceled`). */
+export function isCanceledRequest(event: { source: string }): boolean {
+  return event.source === CANCELED_REQUEST_SOURCE;
+}
+
 /** A failed request (source `network`): unexpected only with `daebugNetwork: 'strict'`. */
 export function isNetworkFailure(event: Classifiable): boolean {
   return event.source === 'network';

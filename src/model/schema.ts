@@ -40,7 +40,10 @@ export const errorPartSchema = z.object({
   frames: z.array(frameSchema).optional(),
 });
 
-/** A failed request or a response of 400 or more (events of the source `network`). */
+/**
+ * A failed request or a response of 400 or more (events of the source `network`), or a request the page canceled
+ * itself (source `network.canceled`, with `canceled: true`).
+ */
 export const networkSchema = z.object({
   method: z.string(),
   url: z.string(),
@@ -51,6 +54,11 @@ export const networkSchema = z.object({
   errorText: z.string().optional(),
   /** `document`, `script`, `stylesheet`, `fetch` or `xhr`, as Playwright names them. */
   resourceType: z.string(),
+  /**
+   * The page canceled the request itself (an `AbortController`, a navigation, a router replacing a preload, a frame
+   * removed while it loaded): not a failure, so never unexpected, never grouped and never in a baseline.
+   */
+  canceled: z.literal(true).optional(),
   /**
    * What started the request, as CDP says: the parser of a document, or a script. A script's whole stack when it
    * made the request (at most 30 frames, async parents included with `daebugAsyncStacks`) is the event's `frames`,

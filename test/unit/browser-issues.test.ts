@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { issueDraft, logLineOf } from '../../src/capture/cdp/audits';
-import { isCanceledLoad } from '../../src/capture/network-failure';
+import { isCanceledByPage, isLocalUrl } from '../../src/capture/network-failure';
 import { isUnexpectedKind } from '../../src/model/classify';
 import { shortUrl } from '../../src/model/short-url';
 
@@ -58,11 +58,12 @@ describe('one problem, one event', () => {
 });
 
 describe('canceled loads and long URLs', () => {
-  it('a canceled frame document or data: load is not a failure; an app-aborted fetch is', () => {
-    assert.equal(isCanceledLoad({ url: 'https://app/frame.html', resourceType: 'document' }, { canceled: true }), true);
-    assert.equal(isCanceledLoad({ url: 'data:image/svg+xml,<svg/>', resourceType: 'document' }, { canceled: true }), true);
-    assert.equal(isCanceledLoad({ url: 'https://app/api', resourceType: 'fetch' }, { canceled: true }), false);
-    assert.equal(isCanceledLoad({ url: 'https://app/frame.html', resourceType: 'document' }, {}), false);
+  it('a canceled load is not a failure, whatever its type; a data: load is not even a line', () => {
+    assert.equal(isCanceledByPage({ errorText: 'net::ERR_ABORTED', canceled: true }), true);
+    assert.equal(isCanceledByPage({ errorText: 'net::ERR_CONNECTION_REFUSED' }), false);
+    assert.equal(isLocalUrl('data:image/svg+xml,<svg/>'), true);
+    assert.equal(isLocalUrl('blob:https://app/0d5c'), true);
+    assert.equal(isLocalUrl('https://app/frame.html'), false);
   });
 
   it('prints a data: or blob: URL as a short prefix and its length', () => {

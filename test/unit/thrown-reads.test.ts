@@ -2,22 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Recorder } from '../../src/capture/recorder';
 import { onRuntimeEvent, type RuntimeSink } from '../../src/capture/cdp/runtime';
-import { Target, type TargetListener } from '../../src/capture/cdp/target';
+import { fakePage } from './helpers/fake-page';
 import type { ValueRead } from '../../src/capture/cdp/value-reads';
 import { defaultLimits } from '../../src/options';
-
-class FakePage extends Target {
-  readonly tapped = true;
-  send(): Promise<unknown> {
-    return Promise.resolve({});
-  }
-  enable(): Promise<unknown> {
-    return Promise.resolve();
-  }
-  setNetwork(): void {}
-}
-
-const listener: TargetListener = { onEvent() {}, onAttached() {}, onDetached() {} };
 
 function sinkWithReads(): { sink: RuntimeSink; reads: ValueRead[]; recorder: Recorder } {
   const recorder = new Recorder({ strict: false, capture: true, ignore: [], limits: { ...defaultLimits } });
@@ -47,7 +34,7 @@ function thrown(className: string, properties: string[], extra: { overflow?: boo
 }
 
 describe('reading thrown errors in the page', () => {
-  const page = new FakePage('page', 'http://127.0.0.1/', 'T1', 'C1', undefined, listener);
+  const page = fakePage();
 
   it('a built-in Error whose preview shows no cause and no inner errors is not read: its stack says everything', () => {
     const { sink, reads, recorder } = sinkWithReads();

@@ -1,5 +1,5 @@
 import type { Frame, NetworkFailure } from '../../model/schema';
-import { isCanceledLoad, isReportedRequest, networkDraft, resourceTypeName, statusTextOf } from '../network-failure';
+import { canceledDraft, isCanceledByPage, isLocalUrl, isReportedRequest, networkDraft, resourceTypeName, statusTextOf, type LoadingFailed } from '../network-failure';
 import { framesOf, type CdpStackTrace } from './call-frames';
 import { add, type RuntimeSink } from './runtime';
 import type { Target } from './target';
@@ -14,6 +14,9 @@ export interface PendingRequest {
   initiatorFrames?: Frame[];
   /** Wall-clock ms minus CDP's monotonic ms for this request: turns `timestamp` into a time of day. */
   wallOffsetMs?: number;
+  /** The frame and the document (CDP's loader) that made it: a new document in that frame cancels it. */
+  frameId?: string;
+  loaderId?: string;
 }
 
 interface CdpInitiator {
@@ -61,7 +64,7 @@ export function initiatorFrames(initiator: CdpInitiator | undefined): Frame[] {
 }
 
 /** `Network.requestWillBeSent` → what to keep of it, or undefined for requests whose failures are not reported. */
-export function pendingFrom(params: { request: { method: string; url: string; urlFragment?: string }; type?: string; initiator?: CdpInitiator; timestamp?: number; wallTime?: number }): PendingRequest | undefined {
+export function pendingFrom(params: { request: { method: string; url: string; urlFragment?: string }; type?: string; initiator?: CdpInitiator; timestamp?: number; wallTime?: number; frameId?: string; loaderId?: string }): PendingRequest | undefined {
   const resourceType = resourceTypeName(params.type);
   const url = params.request.url;
   if (!isReportedRequest(url, resourceType)) return undefined;
@@ -71,6 +74,8 @@ export function pendingFrom(params: { request: { method: string; url: string; ur
   const frames = initiatorFrames(params.initiator);
   if (frames.length) pending.initiatorFrames = frames;
   if (params.wallTime !== undefined && params.timestamp !== undefined) pending.wallOffsetMs = params.wallTime * 1000 - params.timestamp * 1000;
+  if (params.frameId) pending.frameId = params.frameId;
+  if (params.loaderId) pending.loaderId = params.loaderId;
   return pending;
 }
 
@@ -85,7 +90,7 @@ export function failureFromResponse(request: PendingRequest, response: { status:
 }
 
 /** `Network.loadingFailed` → the failure, its error text naming a CORS error or what blocked it. */
-export function failureFromLoadingFailed(request: PendingRequest, params: { errorText?: string; canceled?: boolean; blockedReason?: string; corsErrorStatus?: { corsError: string } }): NetworkFailure {
+export function failureFromLoadingFailed(request: PendingRequest, params: LoadingFailed): NetworkFailure {
   const failure = base(request);
   const reasons = [params.corsErrorStatus ? `CORS ${params.corsErrorStatus.corsError}` : '', params.blockedReason ? `blocked: ${params.blockedReason}` : '', params.canceled ? 'canceled' : ''].filter(Boolean);
   failure.errorText = `${params.errorText || 'failed'}${reasons.length ? ` (${reasons.join(', ')})` : ''}`;
@@ -116,9 +121,23 @@ class TargetRequests {
 }
 
 /**
+ * The requests of a frame's earlier document, when `Page.frameNavigated` says a new one replaced it. Chromium sends
+ * no `loadingFailed` for them (Playwright fails them itself at that moment): they were canceled by the navigation.
+ * A document request is left alone: it is the frame's own navigation, and Chromium reports how that one ended.
+ */
+export function replacedBy(pending: ReadonlyMap<string, PendingRequest>, frame: { id: string; loaderId: string }): string[] {
+  const ids: string[] = [];
+  for (const [id, request] of pending) {
+    if (request.frameId === frame.id && request.loaderId !== undefined && request.loaderId !== frame.loaderId && request.resourceType !== 'document') ids.push(id);
+  }
+  return ids;
+}
+
+/**
  * Failed requests of every captured target, from the Network domain on daebug's own session (enabled only when
  * `daebugNetwork` is not `off`). A response of 400 or more is one event; the `loadingFailed` Chromium sends after it
- * (a stylesheet or script it then drops) and its "Failed to load resource" log line are the same failure.
+ * (a stylesheet or script it then drops) and its "Failed to load resource" log line are the same failure. A request
+ * the page canceled is a `network.canceled` line instead, not a failure.
  */
 export class NetworkCapture {
   private readonly byTarget = new WeakMap<Target, TargetRequests>();
@@ -152,7 +171,19 @@ export class NetworkCapture {
       case 'Network.loadingFailed': {
         const request = requests.pending.get(params.requestId);
         requests.pending.delete(params.requestId);
-        if (request && !requests.reported.has(params.requestId) && !isCanceledLoad(request, params)) this.report(target, requests, params.requestId, request, failureFromLoadingFailed(request, params), timeOf(request, params.timestamp));
+        if (!request || requests.reported.has(params.requestId)) return;
+        const timeMs = timeOf(request, params.timestamp);
+        if (!isCanceledByPage(params)) this.report(target, requests, params.requestId, request, failureFromLoadingFailed(request, params), timeMs);
+        else if (!isLocalUrl(request.url)) add(this.sink, target, canceledDraft(request, timeMs, { errorText: params.errorText || 'net::ERR_ABORTED' }));
+        return;
+      }
+      case 'Page.frameNavigated': {
+        const frame = params.frame as { id: string; loaderId: string };
+        for (const id of replacedBy(requests.pending, frame)) {
+          const request = requests.pending.get(id)!;
+          requests.pending.delete(id);
+          if (!isLocalUrl(request.url)) add(this.sink, target, canceledDraft(request, Date.now(), { reason: 'its document was replaced' }));
+        }
         return;
       }
       case 'Network.loadingFinished':
