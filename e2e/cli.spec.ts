@@ -457,7 +457,8 @@ test('remote call', async ({ page, daebug }) => {
 
   const errors = daebug(['errors', '--dir', remote.reportsDir], remote.dir);
   expect(errors.exitCode, errors.stderr).toBe(0);
-  expect(errorLines(errors.stdout)).toEqual([`network: ${request}`, `console.error: ${logged}`]);
+  // Seed 003's block: the message on the `Error:` line, as the page had it.
+  expect(errorLines(errors.stdout)).toEqual([`Error: ${request}`, `Error: ${logged}`]);
   const groups = daebug(['groups', '--dir', remote.reportsDir], remote.dir);
   expect(groups.exitCode, groups.stderr).toBe(0);
   expect(groups.stdout).toContain(`[network] ${request} — 1 test, 1 time`);
