@@ -102,7 +102,7 @@ export class LiveReport {
 }
 
 /**
- * Starts the live report of a test and writes its first version, when daebug's reporter runs in this run (not under
+ * Starts the live report of a test (first written at the first tick), when daebug's reporter runs in this run (not under
  * `--reporter=blob` alone, nor in merge-reports, which has no workers). Undefined otherwise.
  */
 export function startLiveReport(recorder: Recorder, testInfo: TestInfo, target: WorkerLiveTarget | undefined = liveReportsTarget(process.env[LIVE_ENV], process.ppid)): LiveReport | undefined {
@@ -110,7 +110,7 @@ export function startLiveReport(recorder: Recorder, testInfo: TestInfo, target: 
   const slug = slugForTestInfo(testInfo);
   const test: RunningTest = { ...testHeader(testInfo), startMs: Date.now() };
   const live = new LiveReport(recorder, test, path.join(target.dir, `${slug}.md`), recorder.options.limitsSet?.maxReportBytes ?? target.maxReportBytes, target.runner);
-  // Not awaited: the page and context fixtures are set up while the file is written.
-  void live.update();
+  // No write now: the first is at the first tick (LIVE_EVERY_MS). Most tests end before it, and their final report
+  // comes first; a write at the start cost every test a format and an atomic write for a file nobody read (issue 25).
   return live;
 }

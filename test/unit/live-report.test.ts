@@ -6,7 +6,7 @@ import { Recorder } from '../../src/capture/recorder';
 import { resolveOptions } from '../../src/options';
 import { formatLiveReport, type RunningTest } from '../../src/live/live-view';
 import { liveEnvValue, liveReportsTarget } from '../../src/live/live-env';
-import { LIVE_IDLE_REFRESH_MS, LiveReport } from '../../src/live/live-report';
+import { LIVE_IDLE_REFRESH_MS, LiveReport, startLiveReport } from '../../src/live/live-report';
 import { tempDir } from './helpers/temp-dir';
 import { markRunEnded, removeEndedMarkers } from '../../src/live/run-ended';
 import { writeAtomic } from '../../src/reporter/write';
@@ -262,3 +262,31 @@ describe('formatIndexMarkdown with running tests', () => {
   });
 });
 
+
+describe('startLiveReport (src/live/live-report.ts)', () => {
+  it('writes nothing when the test starts: the first write is at the first tick, so a test that ends sooner writes no live report', async () => {
+    const dir = tempDir('live-start');
+    const testInfo = {
+      config: { rootDir: dir, projects: [{}] },
+      file: path.join(dir, 'quick.spec.ts'),
+      titlePath: ['quick.spec.ts', 'quick'],
+      title: 'quick',
+      line: 1,
+      project: { name: '' },
+      expectedStatus: 'passed',
+      retry: 0,
+      repeatEachIndex: 0,
+    } as unknown as import('@playwright/test').TestInfo;
+    const live = startLiveReport(recorder(), testInfo, { dir, maxReportBytes: 65536, runner: process.ppid });
+    assert.ok(live);
+    try {
+      // update() marks what it wrote synchronously, before the file lands: no write was started.
+      assert.equal((live as unknown as { written: number }).written, -1);
+      assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.md')), []);
+      await live.update();
+      assert.equal(fs.readdirSync(dir).filter((f) => f.endsWith('.md')).length, 1, 'the tick writes it');
+    } finally {
+      await live.stop();
+    }
+  });
+});
