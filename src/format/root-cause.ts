@@ -1,5 +1,5 @@
 import { reactBoundaryLogAfter } from '../diagnosis/explains';
-import { rankRootCause } from '../diagnosis/rank';
+import { rankRootCause, type RootCause } from '../diagnosis/rank';
 import { formatClock } from '../model/classify';
 import { locationText } from '../model/position-text';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
@@ -10,6 +10,7 @@ import { code, fence } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
 import { collapseRepeats, eventIdentity } from './repeats';
 import { UNEXPECTED_LISTED } from './truncate';
+import { warningPlace } from './warnings';
 
 /** A framework's own words about where an error happened, read from what it logged. */
 export interface FrameworkContext {
@@ -78,6 +79,27 @@ function entryName(event: DaebugEvent, report: Attempt): string {
   return index < UNEXPECTED_LISTED ? `unexpected error ${index + 1} below` : `unexpected error ${index + 1} (in the JSON report)`;
 }
 
+/** Independent problems listed in the Root cause block at most; the Unexpected errors section has them all. */
+const ORDER_LISTED = 8;
+
+/**
+ * `- 3 independent problems, fix each: …` and the order to look at them, each by its number below, its kind and its
+ * place: the block names one error first, but when nothing ties the others to it, it must not read as the only one.
+ */
+function problemOrder(cause: RootCause, report: Attempt): string[] {
+  const lines = [
+    `- ${cause.independent} independent problems, fix each: none of them explains another, so fixing one will not fix the others. Look at them in this order (the first for the reason under Chosen):`,
+  ];
+  for (const [index, { event, kind }] of cause.order.slice(0, ORDER_LISTED).entries()) {
+    // The line to fix first: the app's own frame, else the component the framework named (the Warnings' order).
+    const frame = firstUserFrame(event.frames);
+    const place = frame ? `at ${code(frameWhere(frame))}` : warningPlace(event);
+    lines.push(`  ${index + 1}. ${entryName(event, report)}${event === cause.event ? ' (this one)' : ''}: ${kind}${place ? `; ${place}` : ''}`);
+  }
+  if (cause.order.length > ORDER_LISTED) lines.push(`  … ${cause.order.length - ORDER_LISTED} more below`);
+  return lines;
+}
+
 /**
  * A short "Root cause" block for the error ranked first (src/diagnosis/rank.ts): what, where (the original file:line
  * and function, the framework's component), when (the job or step), how it was chosen and what to try first.
@@ -118,9 +140,7 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   if (explains) lines.push(`- Explains: ${explains.replace(/^→ explains /, '')}`);
   // The reason is daebug's own words only (no page or test text), so it stands outside a fence.
   lines.push(`- Chosen: ${cause.reason}`);
-  if (cause.independent > 1) {
-    lines.push(`- ${cause.independent} independent errors: none of them explains another, so fixing this one may not fix the others (all are listed below)`);
-  }
+  if (cause.independent > 1) lines.push(...problemOrder(cause, report));
   // What the page said stays inside a fence, like all page text: it must not read as the report's own words.
   const message = event.message.split('\n', 1)[0]!.slice(0, 300);
   lines.push('', fence(eventInfo(event), `${message}\n\nTry first: ${firstThingToTry(event, frame?.original ? `${frame.original.source}:${frame.original.line}` : where)}`));
