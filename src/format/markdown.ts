@@ -7,6 +7,7 @@ import { code, fence, inline } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
 import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers, type CausalLinks } from './causal-links';
 import { componentNote } from './component-note';
+import { foundNote } from './found-note';
 import { rootCauseSection } from './root-cause';
 import { collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
 import { truncateGroup, UNEXPECTED_LISTED } from './truncate';
@@ -237,7 +238,8 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
   for (const [index, run] of runs.slice(0, UNEXPECTED_LISTED).entries()) {
     const event = run.event;
     const frame = firstUserFrame(event.frames);
-    const where = frame ? ` at ${code(frameWhere(frame))}` : event.frames?.length ? ' (no frame of the stack is in your code)' : '';
+    const found = frame ? '' : foundNote(event);
+    const where = frame ? ` at ${code(frameWhere(frame))}` : event.frames?.length ? ` (no frame of the stack is in your code${found ? `; ${found}` : ''})` : found ? ` (${found})` : '';
     const note = repeatNote(run);
     const component = event.component ? ` · ${componentNote(event.component)}` : '';
     const logger = loggedBy(event);

@@ -5,6 +5,7 @@ import { locationText } from '../model/position-text';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
 import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers } from './causal-links';
 import { componentPlace } from './component-note';
+import { foundNote, foundPlaces } from './found-note';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
@@ -68,6 +69,8 @@ function firstThingToTry(event: DaebugEvent, where: string | undefined): string 
   const check = event.hint?.split('\n').find((line) => line.startsWith('- '));
   if (check) return check.length > 400 ? `${check.slice(2, 400)}…` : check.slice(2);
   if (where) return `Open ${code(where)} and find why it throws here; the stack below shows how it was reached.`;
+  const found = foundPlaces(event);
+  if (found.length) return `No frame of its stack is in your code; its URL is written at ${found.map((f) => code(f)).join(', ')} in your source: open the call there that made this request.`;
   return 'No frame of its stack is in your code: find the app code that called into the library (the JSON report keeps the raw frames), or turn on `daebugAsyncStacks` to see what started the work.';
 }
 
@@ -126,7 +129,8 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
     lines.push(`- Where: ${code(where)}${via}${loggedAt}`);
   } else {
     const top = event.frames?.[0];
-    lines.push(`- Where: no frame of its stack is in your code${top ? `; it surfaced in ${code(frameWhere(top))}` : ''}`);
+    const found = foundNote(event);
+    lines.push(`- Where: no frame of its stack is in your code${found ? `; ${found}` : ''}${top ? `; it surfaced in ${code(frameWhere(top))}` : ''}`);
   }
   const component = componentLine(event, report.events);
   if (component) lines.push(component);

@@ -12,6 +12,7 @@ import type { DaebugEvent } from '../model/schema';
 import { componentNote } from './component-note';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
+import { foundNote } from './found-note';
 import { firstLine, type FirstLineOptions } from './first-line';
 import { firstUserFrame, frameWhere } from './frames';
 
@@ -40,6 +41,8 @@ export function warningPlace(event: DaebugEvent): string {
   if (event.component) return componentNote(event.component);
   const frame = firstUserFrame(event.frames);
   if (frame) return `at ${code(frameWhere(frame))}`;
+  const found = foundNote(event);
+  if (found) return `${event.frames?.length ? 'no frame of its stack is in your code; ' : ''}${found}`;
   return event.frames?.length ? 'no frame of its stack is in your code' : '';
 }
 
