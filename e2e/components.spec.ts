@@ -91,20 +91,25 @@ test("React's key and prop warnings are located at their components' declaration
   expect(prop.unexpected).toBe(true);
 });
 
-test('the Warnings section lists both warnings with their components, counted in the header; the root cause names no component', () => {
+test('both warnings are listed once, as unexpected errors with their components, counted in the header; the root cause names no component', () => {
   const { md } = byTitle('key and prop warnings next to a click error');
   expect(structureProblems(md)).toEqual([]);
-  expect(md).toMatch(/^- Warnings: 2$/m);
-  const section = md.slice(md.indexOf('## Warnings'), md.indexOf('## Transcript'));
-  expect(section).toMatch(new RegExp(`^\\d\\. \`console\\.error\` in \`page\` at [\\d:]+: component \`<CartList>\` at \`src/CartList\\.tsx:${lineOf('CartList.tsx', 'export function CartList(')}\` \\(found by name\\) · also unexpected error \\d$`, 'm'));
-  expect(section).toMatch(new RegExp(`^\\d\\. \`console\\.error\` in \`page\` at [\\d:]+: component \`<SizePicker>\` at \`src/SizePicker\\.tsx:${lineOf('SizePicker.tsx', 'export function SizePicker(')}\` \\(found by name\\) · also unexpected error \\d$`, 'm'));
-  expect(section).toContain('Each child in a list should have a unique "key" prop.\n```');
-  expect(textOutsideFences(section)).not.toContain('unique "key" prop');
-  // The unexpected error entries carry the same place.
-  expect(md).toMatch(/^\d\. `console\.error` in `page` at [\d:]+ \(no frame of the stack is in your code\) · component `<CartList>` at `src\/CartList\.tsx:\d+` \(found by name\)/m);
-  const rootCause = md.slice(md.indexOf('## Root cause'), md.indexOf('## Unexpected errors'));
+  // React's warnings are console.error, so unexpected errors: listed there only, never again under Warnings.
+  expect(md).toMatch(/^- Warnings: 2 \(all of them listed as unexpected errors\)$/m);
+  expect(md).not.toContain('## Warnings');
+  expect(md.split('unique "key" prop.').length - 1, 'the key warning appears once').toBe(1);
+  // The unexpected error entries carry the place, and say who logged it: React, about the app's component.
+  expect(md).toMatch(new RegExp(`^\\d\\. \`console\\.error\` in \`page\` at [\\d:]+ \\(no frame of the stack is in your code\\) · component \`<CartList>\` at \`src/CartList\\.tsx:${lineOf('CartList.tsx', 'export function CartList(')}\` \\(found by name\\) · a React warning`, 'm'));
+  expect(md).toMatch(new RegExp(`^\\d\\. \`console\\.error\` in \`page\` at [\\d:]+ \\(no frame of the stack is in your code\\) · component \`<SizePicker>\` at \`src/SizePicker\\.tsx:${lineOf('SizePicker.tsx', 'export function SizePicker(')}\` \\(found by name\\) · a React warning`, 'm'));
+  expect(textOutsideFences(md)).not.toContain('unique "key" prop');
+  // The chosen error's own lines borrow no component; the order of the independent problems names each one's own.
+  const rootCause = md.slice(md.indexOf('## Root cause'), md.indexOf(' independent problems'));
   expect(rootCause).toMatch(/^- Where: `src\/App\.tsx:\d+:\d+ in removeAll`$/m);
   expect(rootCause).not.toMatch(/component|CartList|SizePicker/);
+  const order = md.slice(md.indexOf('- 3 independent problems'), md.indexOf('## Unexpected errors'));
+  expect(order).toMatch(/^- 3 independent problems, fix each: /m);
+  expect(order).toMatch(/^  1\. unexpected error \d below \(this one\): uncaught error in your code; at `src\/App\.tsx:\d+:\d+ in removeAll`$/m);
+  expect(order).toMatch(/^  \d\. unexpected error \d below: a React warning about your component `CartList` \(no frame in your code\); component `<CartList>` at `src\/CartList\.tsx:\d+` \(found by name\)$/m);
 });
 
 test("with daebugAsyncStacks the key warning is located by React's owner stack: the JSX in CartList that made the list", () => {

@@ -44,6 +44,12 @@ test.describe('strict', () => {
     await expect.poll(() => daebug.errors().length).toBe(1);
     await daebug.settle();
   });
+  test('strict interceptor chain', async ({ page, daebug }) => {
+    await page.goto('/http-app/index.html');
+    await page.evaluate(() => (window as any).httpApp.showTeam());
+    await expect.poll(() => daebug.errors().length).toBeGreaterThanOrEqual(1);
+    await daebug.settle();
+  });
 });
 `;
 
@@ -96,9 +102,16 @@ for (const paths of ['tap', 'own'] as const) {
     // Without async stacks Chromium sends only the synchronous stack: the library's frames, no app frame.
     expect(plain.frames.every((f: any) => !f.userCode)).toBe(true);
     expect(plain.network.initiator.original).toBeUndefined();
+    // Its URL locates the app's call instead: the template literal in loadTeam, said to be found by the URL, not a frame.
+    expect(plain.foundInSource).toEqual([{ source: 'src/users.ts', line: requestLine, by: 'url' }]);
+    const plainMd = report(paths, 'interceptor chain').md;
+    expect(plainMd).toMatch(new RegExp(`\\nfound in your source by its URL: src/users\\.ts:${requestLine}\\n`));
+    expect(plainMd).not.toMatch(new RegExp(`initiator: \\S+ src/users\\.ts:${requestLine}`));
     const withAsync = failedRequest(report(paths, 'interceptor chain with async stacks').json, '/api/teams/3');
     expect(withAsync.frames.some((f: any) => f.asyncParent === 'Promise.then')).toBe(true);
     expect(withAsync.network.initiator.original).toEqual({ source: 'src/users.ts', line: requestLine, column: expect.any(Number), functionName: 'loadTeam' });
+    // A frame of the app was found: nothing is searched for by text.
+    expect(withAsync.foundInSource).toBeUndefined();
   });
 
   test(`${paths}: daebugNetwork 'strict': the request's hint, code frame and root cause point at the app's call`, () => {
@@ -110,5 +123,18 @@ for (const paths of ['tap', 'own'] as const) {
     expect(request.snippet).toContain(`> ${String(getJsonLine).padStart(2)} | ${usersTs[getJsonLine - 1]}`);
     expect(md).toContain(`src/users.ts:${getJsonLine}:`);
     expect(md).not.toMatch(/Where: `node_modules\/fake-http/);
+  });
+
+  test(`${paths}: daebugNetwork 'strict', no app frame on the stack: the report names the app's call by the request's URL`, () => {
+    const { json, md } = report(paths, 'strict interceptor chain');
+    expect(json.test.status, runs[paths]!.output).toBe('passed');
+    expect(failedRequest(json, '/api/teams/3').unexpected).toBe(true);
+    // What an agent reads: the entry and the Root cause name the line, found by its URL, not as a frame.
+    const found = `found in your source by its URL: \`src/users.ts:${requestLine}\``;
+    expect(md).toMatch(new RegExp(`^\\d\\. \`network\` in \`page\` at [\\d:]+ \\(no frame of the stack is in your code; ${found.replace(/[.()]/g, '\\$&')}\\)`, 'm'));
+    const rootCause = md.slice(md.indexOf('## Root cause'), md.indexOf('## Unexpected errors'));
+    // The request explains the JSON parse error of its body, so it is the root cause.
+    expect(rootCause).toMatch(/^The `network` in `page` at /m);
+    expect(rootCause).toContain(`- Where: no frame of its stack is in your code; ${found}; it surfaced in \`node_modules/fake-http/index.js:`);
   });
 }

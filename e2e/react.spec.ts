@@ -273,9 +273,17 @@ test('seven events of a React app: every one in the report, the root cause (the 
   expect(md).toMatch(/^## Root cause\n\nThe `window\.onerror` in `page` at .*\n\n- Where: `src\/App\.tsx:\d+:\d+ in removeAll`/m);
   const rootCause = md.slice(md.indexOf('## Root cause'), md.indexOf('## Unexpected errors'));
   expect(rootCause).toContain(`- Where: \`${click.where} in removeAll\``);
-  expect(rootCause).toMatch(/^- Chosen: uncaught error in your code, ahead of .*1 library warning$/m);
-  expect(rootCause).toMatch(/^- \d+ independent errors: /m);
-  expect(rootCause).not.toMatch(/component `<|key" prop/);
+  expect(rootCause).toMatch(/^- Chosen: uncaught error in your code, ahead of .*1 React warning.*$/m);
+  expect(rootCause).toMatch(/^- \d+ independent problems, fix each: .*Look at them in this order \(the first for the reason under Chosen\):$/m);
+  expect(rootCause).toMatch(new RegExp(`^  1\\. unexpected error \\d below \\(this one\\): uncaught error in your code; at \`${click.where.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in removeAll\`$`, 'm'));
+  // The chosen error's own lines borrow no component and no warning's words.
+  expect(rootCause.slice(0, rootCause.indexOf(' independent problems'))).not.toMatch(/component `<|key" prop/);
+  expect(rootCause).not.toMatch(/key" prop/);
+  // React's own log of the render error is React's, not a warning: it logged an Error thrown in PriceTag.
+  expect(rootCause).toMatch(/^  \d\. unexpected error \d below: error logged by React's error-boundary log, with a frame in your code; at `src\/PriceTag\.tsx:\d+:\d+ in PriceTag`$/m);
+  expect(rootCause).toMatch(/^  \d\. unexpected error \d below: a React warning about your component `CartList` \(no frame in your code\); component `<CartList>` at `src\/CartList\.tsx:\d+` \(found by name\)$/m);
+  // Each problem once: the key warning (an unexpected console.error) is not listed again under Warnings.
+  expect(md.split('unique "key" prop').length - 1).toBe(1);
 });
 
 test('seven events of a React app fit in an 8 KB Markdown report', () => {

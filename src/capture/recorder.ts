@@ -1,7 +1,7 @@
 import { KeepNewestLog, RateWindow } from './budget';
 import { orderTimeline } from './timeline';
 import { formatClock, isCanceledRequest, isNetworkFailure, isUnexpectedIn, isUnexpectedKind, matchesIgnore } from '../model/classify';
-import type { BrowserIssue, DaebugEvent, Diagnostic, Dropped, ErrorPart, EventComponent, Frame, Job, Location, NetworkFailure, StaleAllowList, UnmappedScript } from '../model/schema';
+import type { BrowserIssue, DaebugEvent, Diagnostic, Dropped, ErrorPart, EventComponent, FoundLine, Frame, Job, Location, NetworkFailure, StaleAllowList, UnmappedScript } from '../model/schema';
 import { AllowListUse } from './allow-list';
 import type { IgnorePattern, ResolvedOptions } from '../options';
 import { DaebugError, debugLog } from '../errors';
@@ -44,6 +44,8 @@ export interface EventDraft {
   aggregate?: ErrorPart[] | undefined;
   /** Set by enrich: the component the event's own text names (React, Vue, Angular) and where it is declared. */
   component?: EventComponent | undefined;
+  /** Set by enrich: the app's lines that name what the event names (a failed request's URL) when no frame is the app's. */
+  foundInSource?: FoundLine[] | undefined;
 }
 
 /** A failed span's error; frames, snippet and hint are added at the test's end like an event's. */
@@ -131,6 +133,7 @@ function storedEvent(d: EventDraft, seq: number): StoredEvent {
     cause: d.cause,
     aggregate: d.aggregate,
     component: d.component,
+    foundInSource: d.foundInSource,
     seq,
     dropped: false,
     clipped: false,
@@ -373,6 +376,7 @@ export class Recorder {
       if (e.network) event.network = e.network;
       if (e.issue) event.issue = e.issue;
       if (e.component) event.component = e.component;
+      if (e.foundInSource?.length) event.foundInSource = e.foundInSource;
       if (isUnexpectedIn(e, this.options.network) && !expected) event.unexpected = true;
       const job = this.innermost('job', atMs);
       if (job) event.jobId = job.id;

@@ -6,7 +6,9 @@
 import { UNCAUGHT_SOURCES } from '../model/classify';
 import type { Attempt, DaebugEvent, Job, ReportTest } from '../model/schema';
 import { firstUserFrame } from '../stack/first-user-frame';
+import { componentNamedIn } from '../stack/locate-component';
 import { explainedBy } from './explains';
+import { loggedBy, loggerPhrase } from './logged-by';
 
 /**
  * What kind of evidence an unexpected error is, best first: thrown and not caught; logged by the app's own code; the
@@ -50,6 +52,11 @@ export interface RootCause {
   explainsFailure: boolean;
   /** Distinct unexpected errors (by fingerprint, else source and first line) that no other one explains, this one's included. */
   independent: number;
+  /**
+   * Those independent errors, one per distinct error, in the order to look at them (the ranking's), this one first
+   * when nothing explains it; each with its kind as `reason` says it (`uncaught error in your code`).
+   */
+  order: Array<{ event: DaebugEvent; kind: string }>;
 }
 
 /** What the ranking knows of one unexpected error. */
@@ -181,10 +188,18 @@ export function rankRootCause(attempt: Attempt, options: RankOptions = {}): Root
   }
   const independent = new Set(ranked.filter((c) => !c.explained).map((c) => sameErrorKey(c.event)));
   independent.add(key);
+  const order: RootCause['order'] = [];
+  const listed = new Set<string>();
+  for (const c of ranked) {
+    const k = sameErrorKey(c.event);
+    if (listed.has(k) || (c.explained && c !== best)) continue;
+    listed.add(k);
+    order.push({ event: c.event, kind: label(c) });
+  }
   const kind = `${label(best)}, ${others.length ? `ahead of ${aheadOf(others)}` : 'the only unexpected error'}`;
   const evidence = failure ? failureEvidence(best, failure) : [];
   const reason = failed ? (evidence.length ? `the error that best explains the failure: ${evidence.join(', ')}; ${kind}` : `nothing ties an error to the failure, so by kind: ${kind}`) : kind;
-  return { event: best.event, reason, explainsFailure: evidence.length > 0, independent: independent.size };
+  return { event: best.event, reason, explainsFailure: evidence.length > 0, independent: independent.size, order };
 }
 
 function failureEvidence(c: Candidate, failure: Failure): string[] {
@@ -209,16 +224,28 @@ function label(c: Candidate): string {
   switch (c.cls) {
     case 'uncaught':
       return `${rejection ? 'unhandled rejection' : 'uncaught error'} ${c.own ? 'in your code' : 'with no frame in your code'}`;
-    case 'logged':
-      return 'error logged by your code';
-    case 'library-warning':
+    case 'logged': {
+      const logger = loggedBy(c.event);
+      // Angular's ErrorHandler logs an Error thrown in the app: the app's frame is where it was thrown, not logged.
+      if (!logger || logger.by === 'app') return 'error logged by your code';
+      return `${logger.by === 'framework' && logger.warning ? loggerPhrase(logger, componentName(c.event)) : `error ${loggerPhrase(logger)}`}, with a frame in your code`;
+    }
+    case 'library-warning': {
+      const logger = loggedBy(c.event);
+      if (logger?.by === 'framework') return `${loggerPhrase({ ...logger, warning: true }, componentName(c.event))} (no frame in your code)`;
       return 'library warning (no frame in your code)';
+    }
     default:
       return c.event.source === 'network' ? 'failed request' : 'error with no frame in your code';
   }
 }
 
-/** `2 uncaught errors and 1 library warning`, in rank order. */
+/** The component the event's own text names (located or not): what a framework's warning is about. */
+function componentName(event: DaebugEvent): string | undefined {
+  return event.component?.name ?? componentNamedIn(event.message, event.stack)?.name;
+}
+
+/** `2 uncaught errors and 1 React warning`, in rank order. */
 function aheadOf(others: readonly Candidate[]): string {
   const counts = new Map<string, { one: string; many: string; count: number }>();
   for (const c of others) {
@@ -233,7 +260,13 @@ function aheadOf(others: readonly Candidate[]): string {
 
 function noun(c: Candidate): [string, string] {
   if (c.cls === 'uncaught') return c.event.source === 'unhandledrejection' ? ['unhandled rejection', 'unhandled rejections'] : ['uncaught error', 'uncaught errors'];
-  if (c.cls === 'logged') return ['error logged by your code', 'errors logged by your code'];
+  const logger = c.cls === 'logged' || c.cls === 'library-warning' ? loggedBy(c.event) : undefined;
+  if (logger?.by === 'framework' && (logger.warning || c.cls === 'library-warning')) return [`${logger.framework} warning`, `${logger.framework} warnings`];
+  if (c.cls === 'logged') {
+    if (logger?.by === 'framework') return [`error logged by ${logger.what}`, `errors logged by ${logger.what}`];
+    if (logger?.by === 'library') return ['error logged by a library', 'errors logged by a library'];
+    return ['error logged by your code', 'errors logged by your code'];
+  }
   if (c.cls === 'library-warning') return ['library warning', 'library warnings'];
   return c.event.source === 'network' ? ['failed request', 'failed requests'] : ['other error', 'other errors'];
 }

@@ -1,3 +1,4 @@
+import { loggedBy, loggerPhrase } from '../diagnosis/logged-by';
 import { isBlockingCsp } from '../model/classify';
 import { eventKind } from '../model/event-kind';
 import type { Attempt, DaebugEvent, Job, Report } from '../model/schema';
@@ -6,10 +7,11 @@ import { code, fence, inline } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
 import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers, type CausalLinks } from './causal-links';
 import { componentNote } from './component-note';
+import { foundNote } from './found-note';
 import { rootCauseSection } from './root-cause';
 import { collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
 import { truncateGroup, UNEXPECTED_LISTED } from './truncate';
-import { isWarning, warningsSection } from './warnings';
+import { isWarning, unexpectedWarnings, warningsSection } from './warnings';
 
 export const RULE = '-'.repeat(70);
 
@@ -210,7 +212,9 @@ function header(report: Attempt, options: MarkdownOptions, h: string): string[] 
   if (t.retry) lines.push(`- Retry: ${t.retry}`);
   lines.push(eventsLine(report));
   const warnings = report.events.filter(isWarning).length;
-  if (warnings) lines.push(`- Warnings: ${warnings}`);
+  // A warning that is an unexpected error is listed once, among the unexpected errors: the count says where.
+  const unexpectedOnes = unexpectedWarnings(report.events);
+  if (warnings) lines.push(`- Warnings: ${warnings}${unexpectedOnes ? ` (${unexpectedOnes === warnings ? 'all' : unexpectedOnes} of them listed as unexpected errors)` : ''}`);
   // Values not read in full: they could not matter to a passing test (daebugValues), or the page was gone first.
   const previews = report.events.filter((e) => e.preview).length;
   if (previews) lines.push(`- Previews: ${previews} ${previews === 1 ? 'event shows' : 'events show'} V8's preview of the logged values (one level deep), not their full serialization: not read because the test passed (\`daebugValues: 'full'\` reads them) or because the page had gone`);
@@ -234,10 +238,13 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
   for (const [index, run] of runs.slice(0, UNEXPECTED_LISTED).entries()) {
     const event = run.event;
     const frame = firstUserFrame(event.frames);
-    const where = frame ? ` at ${code(frameWhere(frame))}` : event.frames?.length ? ' (no frame of the stack is in your code)' : '';
+    const found = frame ? '' : foundNote(event);
+    const where = frame ? ` at ${code(frameWhere(frame))}` : event.frames?.length ? ` (no frame of the stack is in your code${found ? `; ${found}` : ''})` : found ? ` (${found})` : '';
     const note = repeatNote(run);
     const component = event.component ? ` · ${componentNote(event.component)}` : '';
-    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}${note ? ` ${note}` : ''}${component}${linkNotes(event, written)}${baselineNote(event, report.test.baseline !== undefined)}`, eventFence(event), ''];
+    const logger = loggedBy(event);
+    const by = logger ? ` · ${loggerPhrase(logger)}` : '';
+    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}${note ? ` ${note}` : ''}${component}${by}${linkNotes(event, written)}${baselineNote(event, report.test.baseline !== undefined)}`, eventFence(event), ''];
     let size = Buffer.byteLength(entry.join('\n')) + 1;
     // An error bigger than the room left is shown by its first lines rather than not at all.
     if (used + size > room && room - used > 1024) {
@@ -321,7 +328,7 @@ function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, 
   const listed = [...head, ...unexpectedSection(report, h, room, written)];
   // Warnings are short: a line and a one-line fence each, within an eighth of the budget and a third of what is left.
   const left = budget - Buffer.byteLength(listed.join('\n')) - Buffer.byteLength(tail);
-  const warnings = warningsSection(report.events, h, Math.min(Math.floor(budget / 8), Math.floor(left / 3)), (e) => written.numbers.get(eventIdentity(e)));
+  const warnings = warningsSection(report.events, h, Math.min(Math.floor(budget / 8), Math.floor(left / 3)));
   const parts = [...listed, ...warnings, '', `${h}# Transcript`, ''];
   let text = parts.join('\n') + '\n';
   const entries = transcriptEntries(report, written, options.liveAtMs);

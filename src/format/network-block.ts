@@ -1,3 +1,4 @@
+import { foundPlaces } from './found-note';
 import type { DaebugEvent, Frame, NetworkFailure } from '../model/schema';
 import { firstUserFrame, frameWhere } from './frames';
 
@@ -39,6 +40,9 @@ export function networkBody(event: DaebugEvent): string | undefined {
   if (failure) {
     const lines = [event.message, `resource: ${failure.resourceType}`];
     if (failure.initiator) lines.push(`initiator: ${initiatorText(failure.initiator, event.frames)}`);
+    // Found by its URL in the app's source, not a frame: said as such, every matching line.
+    const found = foundPlaces(event);
+    if (found.length) lines.push(`found in your source by its URL: ${found.join(', ')}`);
     return lines.join('\n');
   }
   if (event.source === 'browser.network' && event.location?.url && !event.message.includes(event.location.url)) return `${event.message}\nurl: ${event.location.url}`;

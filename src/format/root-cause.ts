@@ -1,15 +1,17 @@
 import { reactBoundaryLogAfter } from '../diagnosis/explains';
-import { rankRootCause } from '../diagnosis/rank';
+import { rankRootCause, type RootCause } from '../diagnosis/rank';
 import { formatClock } from '../model/classify';
 import { locationText } from '../model/position-text';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
 import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers } from './causal-links';
 import { componentPlace } from './component-note';
+import { foundNote, foundPlaces } from './found-note';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
 import { collapseRepeats, eventIdentity } from './repeats';
 import { UNEXPECTED_LISTED } from './truncate';
+import { warningPlace } from './warnings';
 
 /** A framework's own words about where an error happened, read from what it logged. */
 export interface FrameworkContext {
@@ -67,6 +69,8 @@ function firstThingToTry(event: DaebugEvent, where: string | undefined): string 
   const check = event.hint?.split('\n').find((line) => line.startsWith('- '));
   if (check) return check.length > 400 ? `${check.slice(2, 400)}…` : check.slice(2);
   if (where) return `Open ${code(where)} and find why it throws here; the stack below shows how it was reached.`;
+  const found = foundPlaces(event);
+  if (found.length) return `No frame of its stack is in your code; its URL is written at ${found.map((f) => code(f)).join(', ')} in your source: open the call there that made this request.`;
   return 'No frame of its stack is in your code: find the app code that called into the library (the JSON report keeps the raw frames), or turn on `daebugAsyncStacks` to see what started the work.';
 }
 
@@ -76,6 +80,27 @@ function entryName(event: DaebugEvent, report: Attempt): string {
   const index = collapseRepeats(report.events.filter((e) => e.unexpected)).findIndex((run) => run.members.some((m) => eventIdentity(m) === identity));
   if (index === -1) return 'an unexpected error';
   return index < UNEXPECTED_LISTED ? `unexpected error ${index + 1} below` : `unexpected error ${index + 1} (in the JSON report)`;
+}
+
+/** Independent problems listed in the Root cause block at most; the Unexpected errors section has them all. */
+const ORDER_LISTED = 8;
+
+/**
+ * `- 3 independent problems, fix each: …` and the order to look at them, each by its number below, its kind and its
+ * place: the block names one error first, but when nothing ties the others to it, it must not read as the only one.
+ */
+function problemOrder(cause: RootCause, report: Attempt): string[] {
+  const lines = [
+    `- ${cause.independent} independent problems, fix each: none of them explains another, so fixing one will not fix the others. Look at them in this order (the first for the reason under Chosen):`,
+  ];
+  for (const [index, { event, kind }] of cause.order.slice(0, ORDER_LISTED).entries()) {
+    // The line to fix first: the app's own frame, else the component the framework named (the Warnings' order).
+    const frame = firstUserFrame(event.frames);
+    const place = frame ? `at ${code(frameWhere(frame))}` : warningPlace(event);
+    lines.push(`  ${index + 1}. ${entryName(event, report)}${event === cause.event ? ' (this one)' : ''}: ${kind}${place ? `; ${place}` : ''}`);
+  }
+  if (cause.order.length > ORDER_LISTED) lines.push(`  … ${cause.order.length - ORDER_LISTED} more below`);
+  return lines;
 }
 
 /**
@@ -104,7 +129,8 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
     lines.push(`- Where: ${code(where)}${via}${loggedAt}`);
   } else {
     const top = event.frames?.[0];
-    lines.push(`- Where: no frame of its stack is in your code${top ? `; it surfaced in ${code(frameWhere(top))}` : ''}`);
+    const found = foundNote(event);
+    lines.push(`- Where: no frame of its stack is in your code${found ? `; ${found}` : ''}${top ? `; it surfaced in ${code(frameWhere(top))}` : ''}`);
   }
   const component = componentLine(event, report.events);
   if (component) lines.push(component);
@@ -118,9 +144,7 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   if (explains) lines.push(`- Explains: ${explains.replace(/^→ explains /, '')}`);
   // The reason is daebug's own words only (no page or test text), so it stands outside a fence.
   lines.push(`- Chosen: ${cause.reason}`);
-  if (cause.independent > 1) {
-    lines.push(`- ${cause.independent} independent errors: none of them explains another, so fixing this one may not fix the others (all are listed below)`);
-  }
+  if (cause.independent > 1) lines.push(...problemOrder(cause, report));
   // What the page said stays inside a fence, like all page text: it must not read as the report's own words.
   const message = event.message.split('\n', 1)[0]!.slice(0, 300);
   lines.push('', fence(eventInfo(event), `${message}\n\nTry first: ${firstThingToTry(event, frame?.original ? `${frame.original.source}:${frame.original.line}` : where)}`));

@@ -3,8 +3,8 @@
  * warnings, which arrive as `console.error` ("Each child in a list should have a unique "key" prop"). Each is shown by
  * its first line and its place: the component its own text names, located in the source, else its first frame in
  * the app. Warnings that say the same thing at the same place are one entry with a count; two warnings with the same
- * frame but different components stay apart. Listing a warning here does not change whether it counts as
- * unexpected. Pure.
+ * frame but different components stay apart. A warning that counts as an unexpected error (React's are
+ * `console.error`) is listed once, among the unexpected errors, and only counted here. Pure.
  */
 import { isThrownError } from '../diagnosis/explains';
 import { errorClass } from '../diagnosis/rank';
@@ -12,6 +12,7 @@ import type { DaebugEvent } from '../model/schema';
 import { componentNote } from './component-note';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
+import { foundNote } from './found-note';
 import { firstLine, type FirstLineOptions } from './first-line';
 import { firstUserFrame, frameWhere } from './frames';
 
@@ -40,16 +41,21 @@ export function warningPlace(event: DaebugEvent): string {
   if (event.component) return componentNote(event.component);
   const frame = firstUserFrame(event.frames);
   if (frame) return `at ${code(frameWhere(frame))}`;
+  const found = foundNote(event);
+  if (found) return `${event.frames?.length ? 'no frame of its stack is in your code; ' : ''}${found}`;
   return event.frames?.length ? 'no frame of its stack is in your code' : '';
 }
 
 const WARNING_LINE: FirstLineOptions = { max: 300, trim: true };
 
-/** The test's warnings, one entry per distinct first line, component and place, in the order they first came. */
+/**
+ * The test's warnings that are not unexpected errors (those are listed once, as unexpected errors), one entry per
+ * distinct first line, component and place, in the order they first came.
+ */
 export function warningEntries(events: readonly DaebugEvent[]): WarningEntry[] {
   const entries = new Map<string, WarningEntry>();
   for (const event of events) {
-    if (!isWarning(event)) continue;
+    if (!isWarning(event) || event.unexpected) continue;
     const key = [event.source, event.realm, firstLine(event.message, WARNING_LINE), event.component?.name ?? '', warningPlace(event)].join('\u0000');
     const entry = entries.get(key);
     if (entry) {
@@ -60,26 +66,30 @@ export function warningEntries(events: readonly DaebugEvent[]): WarningEntry[] {
   return [...entries.values()];
 }
 
+/** Warnings that count as unexpected errors: the Unexpected errors section lists them, the Warnings section does not. */
+export function unexpectedWarnings(events: readonly DaebugEvent[]): number {
+  return events.filter((e) => e.unexpected && isWarning(e)).length;
+}
+
 /** Entries listed at most; the JSON report has every warning. */
 const WARNINGS_LISTED = 20;
 
 /**
- * `## Warnings`: one list line per entry (source, realm, time, place, repeats, its number among the unexpected
- * errors when it is one) and its first line in a fence, while they fit in `room` bytes; empty without warnings.
+ * `## Warnings`: one list line per entry (source, realm, time, place, repeats) and its first line in a fence, while they fit in `room` bytes; empty without warnings.
  */
-export function warningsSection(events: readonly DaebugEvent[], h: string, room: number, unexpectedNumber: (event: DaebugEvent) => number | undefined): string[] {
+export function warningsSection(events: readonly DaebugEvent[], h: string, room: number): string[] {
   const entries = warningEntries(events);
   if (!entries.length) return [];
   const total = entries.reduce((sum, e) => sum + e.count, 0);
-  const lines = ['', `${h}# Warnings`, '', `${total} ${total === 1 ? 'warning' : 'warnings'}, each by its first line and where it is; the JSON report has their stacks.`, ''];
+  const elsewhere = unexpectedWarnings(events);
+  const also = elsewhere ? `; ${elsewhere} more ${elsewhere === 1 ? 'is an unexpected error' : 'are unexpected errors'}, listed above only` : '';
+  const lines = ['', `${h}# Warnings`, '', `${total} ${total === 1 ? 'warning' : 'warnings'}, each by its first line and where it is; the JSON report has their stacks${also}.`, ''];
   let used = Buffer.byteLength(lines.join('\n'));
   let listed = 0;
   for (const [index, { event, count, members }] of entries.slice(0, WARNINGS_LISTED).entries()) {
     const place = warningPlace(event);
     const repeats = count > 1 ? ` × ${count}${members[count - 1]!.ts === event.ts ? '' : ` (${event.ts} to ${members[count - 1]!.ts})`}` : '';
-    const number = unexpectedNumber(event);
-    const also = number === undefined ? '' : ` · also unexpected error ${number}`;
-    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${place ? `: ${place}` : ''}${repeats}${also}`, fence(eventInfo(event), firstLine(event.message, WARNING_LINE)), ''];
+    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${place ? `: ${place}` : ''}${repeats}`, fence(eventInfo(event), firstLine(event.message, WARNING_LINE)), ''];
     const size = Buffer.byteLength(entry.join('\n')) + 1;
     if (used + size > room) break;
     lines.push(...entry);

@@ -121,6 +121,15 @@ export const browserIssueSchema = z.object({
   requestUrl: z.string().optional(),
 });
 
+/** A line of the app's original source found by what an event names, not by its stack. */
+export const foundLineSchema = z.object({
+  source: z.string(),
+  /** 1-based. */
+  line: z.number().int(),
+  /** What was looked for: `url`, a failed request's URL. */
+  by: z.enum(['url']),
+});
+
 export const eventSchema = z.object({
   type: z.enum(['error', 'console']),
   level: z.string().optional(),
@@ -176,6 +185,12 @@ export const eventSchema = z.object({
   known: z.boolean().optional(),
   /** The framework component this event's own text names, located in the original source when it could be. */
   component: componentSchema.optional(),
+  /**
+   * Where the app's own source names this event's evidence, found when no frame of its stack is the app's: `by: 'url'`
+   * for a failed request, the lines whose string or template literal names its URL (`` `/api/users/${id}` `` for
+   * `/api/users/42`), most specific first, at most 3. Found by text, not a frame: several lines may match.
+   */
+  foundInSource: z.array(foundLineSchema).optional(),
   /**
    * The event that explains this one, as an index into this attempt's top-level `events` (a failed request before the
    * JSON parse error of its body; React's error before its boundary log). Indexes are per attempt: `events` is never
@@ -310,6 +325,7 @@ export const reportSchema = z.object({
 export type Location = z.infer<typeof locationSchema>;
 export type Frame = z.infer<typeof frameSchema>;
 export type EventComponent = z.infer<typeof componentSchema>;
+export type FoundLine = z.infer<typeof foundLineSchema>;
 export type NetworkFailure = z.infer<typeof networkSchema>;
 export type BrowserIssue = z.infer<typeof browserIssueSchema>;
 export type ErrorPart = z.infer<typeof errorPartSchema>;

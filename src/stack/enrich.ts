@@ -10,6 +10,7 @@ import { pageFetcher, type PageAccess } from './fetch';
 import { originalFunctionName } from './function-name';
 import { hintFor, ignorePatternFor } from './hints';
 import { libraryOf } from './library';
+import { linesNamingUrl } from './locate-evidence';
 import { componentNamedIn, isNamedAfter, locateComponent, type ComponentDeclaration, type NamedComponent, type SourceText } from './locate-component';
 import { parseStack, type ParsedFrame } from './parse';
 import { displaySource, originalPosition, sourceUrl, type LoadedSourceMap } from './source-map';
@@ -112,6 +113,7 @@ export async function enrich(recorder: Recorder, maps: SourceMaps, limits: Enric
     await explainTarget(target, run);
   }
   await locateComponents(recorder.stored().events, run, cpuEnd);
+  await locateRequests(recorder.stored().events, run, cpuEnd);
   for (const url of run.unmapped) {
     const script = scripts.get(url);
     if (script?.cause && script.reason) recorder.noteUnmapped({ url, cause: script.cause, reason: script.reason, ...(script.mapUrl ? { map: script.mapUrl } : {}) });
@@ -359,6 +361,25 @@ async function locateComponents(events: readonly StoredEvent[], run: Run, cpuEnd
     }
     const declaration = declarations.get(key);
     if (declaration) Object.assign(located, declaration, { foundBy: 'name' });
+  }
+}
+
+/** Failed requests located by their URL per test: each search reads every source of the app once. */
+const MAX_REQUESTS_BY_URL = 20;
+
+/**
+ * A failed request whose initiator's stack has no frame of the app (a library's client behind a promise chain, a
+ * fetch with no script on the stack) is located at the app's lines whose literal names its URL, in the original
+ * sources of the maps this test loaded: the evidence an agent would grep for, found the same way.
+ */
+async function locateRequests(events: readonly StoredEvent[], run: Run, cpuEnd: number): Promise<void> {
+  const unplaced = events.filter((e) => e.network && !e.network.initiator?.original && !(e.frames ?? []).some((f) => f.userCode)).slice(0, MAX_REQUESTS_BY_URL);
+  if (!unplaced.length) return;
+  const sources = await componentSources(run, []);
+  for (const event of unplaced) {
+    if (Date.now() > cpuEnd) return;
+    const found = linesNamingUrl(event.network!.url, sources);
+    if (found.length) event.foundInSource = found.map((f) => ({ ...f, by: 'url' as const }));
   }
 }
 

@@ -114,7 +114,7 @@ describe('collectErrors', () => {
       output.errors.map((e) => [e.message.slice(0, 9), e.retry, e.rootCause]),
       [['earlier', 0, true], ['Warning: ', 1, false], ['TypeError', 1, true]],
     );
-    assert.match(output.errors[2]!.rootCauseReason ?? '', /^uncaught error in your code, ahead of 1 library warning$/);
+    assert.match(output.errors[2]!.rootCauseReason ?? '', /^uncaught error in your code, ahead of 1 React warning$/);
     assert.equal(output.errors[1]!.rootCauseReason, undefined);
   });
 });

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorClass, rankRootCause, rankUnexpected } from '../../src/diagnosis/rank';
 import { formatMarkdown } from '../../src/format/markdown';
+import { structureProblems } from '../../e2e/helpers/markdown-structure';
 import { reportSchema, type DaebugEvent, type Frame, type Job, type Report } from '../../src/model/schema';
 
 const T0 = Date.UTC(2026, 0, 1, 10, 0, 0);
@@ -50,13 +51,19 @@ describe('rankRootCause: a passed test, by kind', () => {
     assert.equal(errorClass(warning), 'library-warning');
     const cause = rankRootCause(report([warning, error]))!;
     assert.equal(cause.event, error);
-    assert.equal(cause.reason, 'uncaught error in your code, ahead of 1 library warning');
+    assert.equal(cause.reason, 'uncaught error in your code, ahead of 1 React warning');
     // Not in a failed test either, even inside the failing step and closest to the failure.
     const failed = report([error, keyWarning(9000)], { status: 'failed', steps: [step('open cart', 8000, 9100)] });
     assert.equal(rankRootCause(failed)?.event, error);
     // A library's console.error that logged an Error is not a warning; a logged Error of the app is not one either.
     assert.equal(errorClass(event(0, { frames: react, loggedAt: { url: 'http://h/app.js', line: 1, column: 1 } })), 'other');
     assert.equal(errorClass(logged(0)), 'logged');
+  });
+
+  it("says who logged it: Angular's ErrorHandler logging an Error thrown in your code is not logged by your code", () => {
+    const angular = logged(0, { message: 'ERROR Error: prices failed', loggedAt: { url: 'http://h/vendor.js', line: 1, column: 9, original: { source: 'node_modules/@angular/core/fesm2022/core.mjs', line: 6000, column: 13 } } });
+    assert.equal(rankRootCause(report([angular]))?.reason, "error logged by Angular's ErrorHandler, with a frame in your code, the only unexpected error");
+    assert.equal(rankRootCause(report([thrown(5), angular]))?.reason, "uncaught error in your code, ahead of 1 error logged by Angular's ErrorHandler");
   });
 });
 
@@ -116,8 +123,11 @@ describe('rankRootCause: independent errors', () => {
     const events = [keyWarning(0), thrown(10), thrown(20), logged(30)];
     assert.equal(rankRootCause(report(events))?.independent, 3);
     const md = formatMarkdown(report(events), { maxBytes: 65536 });
-    assert.match(md, /^- 3 independent errors: none of them explains another, so fixing this one may not fix the others/m);
-    assert.match(md, /^- Chosen: uncaught error in your code, ahead of 1 error logged by your code and 1 library warning$/m);
+    assert.match(md, /^- 3 independent problems, fix each: none of them explains another, so fixing one will not fix the others\. Look at them in this order \(the first for the reason under Chosen\):$/m);
+    // The order is the ranking's, the chosen one first, each with its kind and place.
+    assert.match(md, /^  1\. unexpected error 2 below \(this one\): uncaught error in your code; at `src\/App\.tsx:14:11 in removeAll`\n  2\. unexpected error 3 below: error logged by your code; at `src\/App\.tsx:20:11 in save`\n  3\. unexpected error 1 below: a React warning about your component `PriceList` \(no frame in your code\); no frame of its stack is in your code$/m);
+    assert.deepEqual(structureProblems(md), []);
+    assert.match(md, /^- Chosen: uncaught error in your code, ahead of 1 error logged by your code and 1 React warning$/m);
   });
 
   it("does not count React's boundary log, or a body parsed after its request failed, as errors of their own", () => {
@@ -131,7 +141,7 @@ describe('rankRootCause: independent errors', () => {
     // The request explains the rejection: it ranks ahead of it.
     assert.deepEqual(rankUnexpected(report([request, parse])), [request, parse]);
     const md = formatMarkdown(report([error, boundary]), { maxBytes: 65536 });
-    assert.doesNotMatch(md, /independent errors/);
+    assert.doesNotMatch(md, /independent (errors|problems)/);
   });
 
   it('says nothing of independence for one error, repeated or not', () => {
@@ -146,7 +156,9 @@ describe('the Root cause block uses the ranking', () => {
     const md = formatMarkdown(report([keyWarning(0), thrown(500)]), { maxBytes: 65536 });
     assert.match(md, /^The `window\.onerror` in `page` at 10:00:00, unexpected error 2 below:$/m);
     assert.match(md, /^- Where: `src\/App\.tsx:14:11 in removeAll`$/m);
-    assert.match(md, /^- Chosen: uncaught error in your code, ahead of 1 library warning$/m);
-    assert.doesNotMatch(md.slice(md.indexOf('## Root cause'), md.indexOf('## Unexpected errors')), /PriceList|key" prop/);
+    assert.match(md, /^- Chosen: uncaught error in your code, ahead of 1 React warning$/m);
+    // The chosen error's own lines borrow nothing from the warning; the order after them names each one's own place.
+    assert.doesNotMatch(md.slice(md.indexOf('## Root cause'), md.indexOf(' independent problems')), /PriceList|key" prop/);
+    assert.match(md, /^  2\. unexpected error 1 below: a React warning about your component `PriceList` \(no frame in your code\); no frame of its stack is in your code$/m);
   });
 });

@@ -64,9 +64,10 @@ describe('warningEntries', () => {
       [
         ['UserCard', 2],
         ['PriceTag', 1],
-        ['CartList', 1],
       ],
     );
+    // React's key warning is a console.error that counts as an unexpected error: it is listed there, once.
+    assert.deepEqual(warningEntries([{ ...keyWarning, unexpected: false }]).length, 1);
   });
 });
 
@@ -76,15 +77,15 @@ describe('the Warnings section', () => {
     const events = [vueWarning(100, 'UserCard', 5), vueWarning(150, 'UserCard', 5), vueWarning(200, 'PriceTag', 7), keyWarning, plain];
     const md = formatMarkdown(report(events), { maxBytes: 65536 });
     assert.deepEqual(structureProblems(md), []);
-    assert.match(md, /^- Warnings: 5$/m);
+    assert.match(md, /^- Warnings: 5 \(1 of them listed as unexpected errors\)$/m);
     const section = md.slice(md.indexOf('## Warnings'), md.indexOf('## Transcript'));
     assert.ok(md.indexOf('## Unexpected errors') < md.indexOf('## Warnings'), md);
-    assert.match(section, /^5 warnings, /m);
+    assert.match(section, /^4 warnings, each by its first line and where it is; the JSON report has their stacks; 1 more is an unexpected error, listed above only\.$/m);
     assert.match(section, /^1\. `console\.warn` in `page` at 10:00:00: component `<UserCard>` at `src\/UserCard\.vue:5` \(found by name\) × 2$/m);
     assert.match(section, /^2\. `console\.warn` in `page` at 10:00:00: component `<PriceTag>` at `src\/PriceTag\.vue:7` \(found by name\)$/m);
-    assert.match(section, /^3\. `console\.error` in `page` at 10:00:00: component `<CartList>` at `src\/CartList\.tsx:3` \(found by name\) · also unexpected error 1$/m);
-    assert.match(section, /^4\. `console\.warn` in `page` at 10:00:00: at `src\/main\.ts:9:3`$/m);
-    assert.match(section, /^```Error console\.error\nEach child in a list should have a unique "key" prop\.\n```$/m);
+    assert.doesNotMatch(section, /CartList|unique "key"/);
+    assert.match(md, /^1\. `console\.error` in `page` at 10:00:00 \(no frame of the stack is in your code\) · component `<CartList>` at `src\/CartList\.tsx:3` \(found by name\) · a React warning$/m);
+    assert.match(section, /^3\. `console\.warn` in `page` at 10:00:00: at `src\/main\.ts:9:3`$/m);
     assert.match(section, /^```Text console\.warn\ndeprecated: use v2\n```$/m);
     // The page's words stay in fences; only daebug's words and code spans are outside.
     assert.doesNotMatch(textOutsideFences(section), /Invalid prop|deprecated|unique "key"/);
@@ -100,7 +101,7 @@ describe('the Warnings section', () => {
 
   it('keeps to its room and counts what it left out', () => {
     const many = Array.from({ length: 60 }, (_, i) => event(i, { source: 'console.warn', level: 'warn', message: `warning number ${i} ${'x'.repeat(200)}` }));
-    const lines = warningsSection(many, '#', 2048, () => undefined);
+    const lines = warningsSection(many, '#', 2048);
     assert.ok(Buffer.byteLength(lines.join('\n')) <= 2048 + 200);
     assert.match(lines.join('\n'), /… \d+ more warnings in the JSON report …/);
     const md = formatMarkdown(report(many), { maxBytes: 8192 });
@@ -120,7 +121,9 @@ describe('a located component in the report', () => {
       component: { name: 'BrokenWidget', framework: 'React', source: 'src/BrokenWidget.tsx', line: 4, foundBy: 'name' },
     });
     const md = formatMarkdown(report([keyWarning, widgetError], { test: { ...report([]).test, status: 'failed' } }), { maxBytes: 65536 });
-    const rootCause = md.slice(md.indexOf('## Root cause'), md.indexOf('## Unexpected errors'));
+    // The chosen error's own lines; the order of the independent problems after them names each one's own place.
+    const rootCause = md.slice(md.indexOf('## Root cause'), md.indexOf(' independent problems'));
+    assert.match(md, /^  2\. unexpected error 1 below: a React warning about your component `CartList` \(no frame in your code\); component `<CartList>` at `src\/CartList\.tsx:3` \(found by name\)$/m);
     assert.match(rootCause, /^- React component `<BrokenWidget>` at `src\/BrokenWidget\.tsx:4` \(found by name\): /m);
     assert.doesNotMatch(rootCause, /CartList/);
     assert.match(md, /^1\. `console\.error` in `page` at 10:00:00 \(no frame of the stack is in your code\) · component `<CartList>` at `src\/CartList\.tsx:3` \(found by name\)/m);

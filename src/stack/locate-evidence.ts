@@ -1,0 +1,73 @@
+/**
+ * Where in the app's own sources an event's evidence is written, when no frame of its stack is the app's: a failed
+ * request made through a library (axios, Angular's HttpClient, a fetch wrapper behind a promise chain) has only the
+ * library's frames, but the app wrote its URL, or the static parts of a templated one, at the call that made it.
+ * Pure: the caller hands over the sources it already loaded (the maps' `sourcesContent`, as locate-component.ts).
+ */
+import type { SourceText } from './locate-component';
+
+/** A line of the app's source that holds the evidence: 1-based. */
+export interface FoundLine {
+  source: string;
+  line: number;
+}
+
+/** Lines listed at most: more matches than this say little about which one made the request. */
+export const FOUND_LISTED = 3;
+/** A literal's fixed text shorter than this (`'/'`, `'/api'`) matches too much to name a call. */
+const MIN_STATIC = 5;
+
+/** String and template literals on one line: `'/api/x'`, `"/api/x"`, `` `/api/users/${id}` ``. */
+const LITERAL = /(['"`])((?:\\.|(?!\1)[^\\\n])*)\1/g;
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A literal as a pattern for the end of a request URL: its static parts in order, a `${…}` for any run of characters
+ * (an id, a base URL), its query left out (the request's is too). Undefined when its fixed path text is too short
+ * or names no path (`'/'`, `'GET'`, `'application/json'`).
+ */
+export function urlPattern(literal: string): RegExp | undefined {
+  const path = literal.replace(/[?#].*$/s, '');
+  const parts = path.split(/\$\{[^}]*\}/);
+  const fixed = parts.join('');
+  if (fixed.length < MIN_STATIC || !fixed.includes('/') || /\s/.test(fixed) || !/[A-Za-z0-9]\/|\/[A-Za-z0-9]/.test(fixed)) return undefined;
+  // `'/api/users/' + id`: a literal that ends in a slash stands for a path that goes on.
+  const tail = path.endsWith('/') ? '[^/?#]+' : '';
+  return new RegExp(`${parts.map(escape).join('[^?#]*?')}${tail}$`);
+}
+
+/** The request's URL without query or fragment: what the app's literal names. */
+function requestPath(url: string): string {
+  return url.replace(/[?#].*$/s, '');
+}
+
+/**
+ * The app's lines whose string or template literal names this request's URL: the full path
+ * (`this.http.get('/api/prices.json')`), or the static parts of a templated one (`` `/api/users/${id}` `` for
+ * `/api/users/42`). The literal with the most fixed text first (the most specific), then in source order; at most
+ * `max`. Empty when none does.
+ */
+export function linesNamingUrl(url: string, sources: readonly SourceText[], max = FOUND_LISTED): FoundLine[] {
+  const target = requestPath(url);
+  const found: Array<FoundLine & { weight: number; order: number }> = [];
+  for (const { source, text } of sources) {
+    const lines = text.split('\n');
+    lines.forEach((lineText, index) => {
+      if (lineText.length > 2000) return;
+      let best = 0;
+      for (const match of lineText.matchAll(LITERAL)) {
+        const literal = match[2]!;
+        const pattern = urlPattern(match[1] === '`' ? literal : literal.replace(/\$\{/g, '$\\{'));
+        if (pattern?.test(target)) best = Math.max(best, literal.replace(/\$\{[^}]*\}/g, '').length);
+      }
+      if (best) found.push({ source, line: index + 1, weight: best, order: found.length });
+    });
+  }
+  return found
+    .sort((a, b) => b.weight - a.weight || a.order - b.order)
+    .slice(0, max)
+    .map(({ source, line }) => ({ source, line }));
+}

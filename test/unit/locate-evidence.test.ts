@@ -1,0 +1,62 @@
+// A failed request with no app frame is located at the app's literal that names its URL (src/stack/locate-evidence.ts).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatMarkdown } from '../../src/format/markdown';
+import { reportSchema } from '../../src/model/schema';
+import { linesNamingUrl, urlPattern } from '../../src/stack/locate-evidence';
+
+const prices = { source: 'src/app/prices.service.ts', text: "import { HttpClient } from '@angular/common/http';\n\nexport class PricesService {\n  load() {\n    return this.http.get('/api/prices.json');\n  }\n}\n" };
+const users = { source: 'src/users.ts', text: "export function loadUser(id: string) {\n  return request(`/api/users/${id}`);\n}\nexport const teamUrl = (id: string) => '/api/teams/' + id;\n" };
+
+describe('linesNamingUrl', () => {
+  it('finds the call whose literal is the request path, ignoring origin, base path and query', () => {
+    assert.deepEqual(linesNamingUrl('http://127.0.0.1:4608/app/api/prices.json?v=3', [users, prices]), [{ source: 'src/app/prices.service.ts', line: 5 }]);
+  });
+
+  it('matches the static parts of a templated URL, and a literal that the app joins to an id', () => {
+    assert.deepEqual(linesNamingUrl('http://h/api/users/42', [prices, users]), [{ source: 'src/users.ts', line: 2 }]);
+    assert.deepEqual(linesNamingUrl('http://h/api/teams/3', [users]), [{ source: 'src/users.ts', line: 4 }]);
+  });
+
+  it('lists every matching line up to the limit, the most specific first', () => {
+    const many = { source: 'src/a.ts', text: ["get('/api/users/' + id)", 'get(`/api/users/${id}`)', "get('/api/users/42')", 'get(`${base}/users/${id}`)'].join('\n') };
+    assert.deepEqual(linesNamingUrl('http://h/api/users/42', [many]), [
+      { source: 'src/a.ts', line: 3 },
+      { source: 'src/a.ts', line: 1 },
+      { source: 'src/a.ts', line: 2 },
+    ]);
+  });
+
+  it('names nothing for literals too short or not a path, or for another URL', () => {
+    const noise = { source: 'src/n.ts', text: "fetch('/');\nheaders['content-type'] = 'application/json';\nconst a = '/api';\n" };
+    assert.deepEqual(linesNamingUrl('http://h/api/users/42', [noise, prices]), []);
+    assert.equal(urlPattern('hello world/x'), undefined);
+  });
+});
+
+describe('a request found by its URL in the report', () => {
+  it('is said to be found by its URL, never as a frame, in the entry, the Root cause and the request block', () => {
+    const lib = { url: 'http://h/app.js', line: 1, column: 90, original: { source: 'node_modules/fake-http/index.js', line: 20, column: 12 }, library: 'fake-http' };
+    const request = {
+      type: 'error' as const, source: 'network', level: 'error', realm: 'page', ts: '10:00:00', time: new Date(0).toISOString(), expected: false, unexpected: true,
+      message: 'GET http://h/api/teams/3 404 (Not Found)',
+      network: { method: 'GET', url: 'http://h/api/teams/3', status: 404, resourceType: 'fetch', initiator: { type: 'script', url: 'http://h/app.js', line: 1, column: 90 } },
+      frames: [lib],
+      foundInSource: [{ source: 'src/users.ts', line: 14, by: 'url' as const }, { source: 'src/teams.ts', line: 3, by: 'url' as const }],
+    };
+    const report = reportSchema.parse({
+      schemaVersion: 1,
+      test: { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', line: 3, project: '', status: 'passed', expectedStatus: 'passed', retry: 0, duration: 5, strict: false },
+      jobs: [],
+      events: [request],
+      summary: { errors: 1, unexpected: 1, console: 0, dropped: 0, network: 1 },
+    });
+    const md = formatMarkdown(report, { maxBytes: 65536 });
+    assert.match(md, /^- Where: no frame of its stack is in your code; found in your source by its URL: `src\/users\.ts:14`, `src\/teams\.ts:3` \(each line that matches\); it surfaced in /m);
+    assert.match(md, /^1\. `network` in `page` at 10:00:00 \(no frame of the stack is in your code; found in your source by its URL: `src\/users\.ts:14`, `src\/teams\.ts:3` \(each line that matches\)\)/m);
+    assert.match(md, /^found in your source by its URL: src\/users\.ts:14, src\/teams\.ts:3$/m);
+    assert.match(md, /Try first: No frame of its stack is in your code; its URL is written at `src\/users\.ts:14`, `src\/teams\.ts:3` in your source/);
+    // Never as a frame.
+    assert.doesNotMatch(md, /^- Where: `src\/users|^1\. .* at `src\/users|^initiator: .*src\/users/m);
+  });
+});
