@@ -99,7 +99,10 @@ test('both warnings are listed once, as unexpected errors with their components,
   expect(md).not.toContain('## Warnings');
   expect(md.split('unique "key" prop.').length - 1, 'the key warning appears once').toBe(1);
   // The unexpected error entries carry the place, and say who logged it: React, about the app's component.
-  expect(md).toMatch(new RegExp(`^\\d\\. \`console\\.error\` in \`page\` at [\\d:]+ \\(no frame of the stack is in your code\\) · component \`<CartList>\` at \`src/CartList\\.tsx:${lineOf('CartList.tsx', 'export function CartList(')}\` \\(found by name\\) · a React warning`, 'm'));
+  // The key warning is fixed at the `.map(` inside CartList that renders the list: found in the source, said so.
+  const mapLine = lineOf('CartList.tsx', '.map(');
+  expect(keyWarningOf(byTitle('key and prop warnings next to a click error').json).foundInSource).toEqual([{ source: 'src/CartList.tsx', line: mapLine, by: 'key-map' }]);
+  expect(md).toMatch(new RegExp(`^\\d\\. \`console\\.error\` in \`page\` at [\\d:]+ \\(no frame of the stack is in your code; found in your source: the \`\\.map\\(\` in \`CartList\`: \`src/CartList\\.tsx:${mapLine}\`\\) · component \`<CartList>\` at \`src/CartList\\.tsx:${lineOf('CartList.tsx', 'export function CartList(')}\` \\(found by name\\) · a React warning`, 'm'));
   expect(md).toMatch(new RegExp(`^\\d\\. \`console\\.error\` in \`page\` at [\\d:]+ \\(no frame of the stack is in your code\\) · component \`<SizePicker>\` at \`src/SizePicker\\.tsx:${lineOf('SizePicker.tsx', 'export function SizePicker(')}\` \\(found by name\\) · a React warning`, 'm'));
   expect(textOutsideFences(md)).not.toContain('unique "key" prop');
   // The chosen error's own lines borrow no component; the order of the independent problems names each one's own.
@@ -109,7 +112,7 @@ test('both warnings are listed once, as unexpected errors with their components,
   const order = md.slice(md.indexOf('- 3 independent problems'), md.indexOf('## Unexpected errors'));
   expect(order).toMatch(/^- 3 independent problems, fix each: /m);
   expect(order).toMatch(/^  1\. unexpected error \d below \(this one\): uncaught error in your code; at `src\/App\.tsx:\d+:\d+ in removeAll`$/m);
-  expect(order).toMatch(/^  \d\. unexpected error \d below: a React warning about your component `CartList` \(no frame in your code\); component `<CartList>` at `src\/CartList\.tsx:\d+` \(found by name\)$/m);
+  expect(order).toMatch(/^  \d\. unexpected error \d below: a React warning about your component `CartList` \(no frame in your code\); component `<CartList>` at `src\/CartList\.tsx:\d+` \(found by name\); found in your source: the `\.map\(` in `CartList`: `src\/CartList\.tsx:\d+`$/m);
 });
 
 test("with daebugAsyncStacks the key warning is located by React's owner stack: the JSX in CartList that made the list", () => {

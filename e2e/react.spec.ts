@@ -281,7 +281,7 @@ test('seven events of a React app: every one in the report, the root cause (the 
   expect(rootCause).not.toMatch(/key" prop/);
   // React's own log of the render error is React's, not a warning: it logged an Error thrown in PriceTag.
   expect(rootCause).toMatch(/^  \d\. unexpected error \d below: error logged by React's error-boundary log, with a frame in your code; at `src\/PriceTag\.tsx:\d+:\d+ in PriceTag`$/m);
-  expect(rootCause).toMatch(/^  \d\. unexpected error \d below: a React warning about your component `CartList` \(no frame in your code\); component `<CartList>` at `src\/CartList\.tsx:\d+` \(found by name\)$/m);
+  expect(rootCause).toMatch(/^  \d\. unexpected error \d below: a React warning about your component `CartList` \(no frame in your code\); component `<CartList>` at `src\/CartList\.tsx:\d+` \(found by name\); found in your source: the `\.map\(` in `CartList`: `src\/CartList\.tsx:\d+`$/m);
   // Each problem once: the key warning (an unexpected console.error) is not listed again under Warnings.
   expect(md.split('unique "key" prop').length - 1).toBe(1);
 });

@@ -54,6 +54,11 @@ const declared = {
   OrderTotal: at('OrderTotal.ts', 'export const OrderTotal = defineComponent(', 'OrderTotal').line,
   BrokenList: at('BrokenList.ts', 'export const BrokenList = defineComponent(', 'BrokenList').line,
 };
+// Where App uses them: the line to fix for a warning about how a component is used.
+const used = {
+  UserCard: at('App.ts', 'h(UserCard, {', 'UserCard').line,
+  OrderTotal: at('App.ts', 'h(OrderTotal, summary)', 'OrderTotal').line,
+};
 const warningOf = (text: string) => {
   const found = json.events.filter((e: any) => e.source === 'console.warn' && e.message.startsWith(`[Vue warn]: ${text}`));
   expect(found, JSON.stringify(json.events.map((e: any) => e.message))).toHaveLength(1);
@@ -106,9 +111,11 @@ test("Vue's prop warnings are listed, each located at its own component's declar
   expect(warnings).toContain('3 warnings, each by its first line and where it is');
   const entries = warnings.split(/\n(?=\d+\. `console\.warn`)/).slice(1);
   expect(entries).toHaveLength(3);
-  expect(entries[0]).toMatch(new RegExp(`^1\\. \`console\\.warn\` in \`page\` at \\S+: component \`<UserCard>\` at \`src/UserCard\\.ts:${declared.UserCard}\` \\(found by name\\)\n`));
+  expect(entries[0]).toMatch(new RegExp(`^1\\. \`console\\.warn\` in \`page\` at \\S+: component \`<UserCard>\` at \`src/UserCard\\.ts:${declared.UserCard}\` \\(found by name\\); found in your source: where \`<UserCard>\` is used: \`src/App\\.ts:${used.UserCard}\`\n`));
+  expect(age.foundInSource).toEqual([{ source: 'src/App.ts', line: used.UserCard, by: 'component-use' }]);
+  expect(amount.foundInSource).toEqual([{ source: 'src/App.ts', line: used.OrderTotal, by: 'component-use' }]);
   expect(entries[0]).toContain('[Vue warn]: Invalid prop: type check failed for prop "age".');
-  expect(entries[1]).toMatch(new RegExp(`^2\\. \`console\\.warn\` in \`page\` at \\S+: component \`<OrderTotal>\` at \`src/OrderTotal\\.ts:${declared.OrderTotal}\` \\(found by name\\)\n`));
+  expect(entries[1]).toMatch(new RegExp(`^2\\. \`console\\.warn\` in \`page\` at \\S+: component \`<OrderTotal>\` at \`src/OrderTotal\\.ts:${declared.OrderTotal}\` \\(found by name\\); found in your source: where \`<OrderTotal>\` is used: \`src/App\\.ts:${used.OrderTotal}\`\n`));
   expect(entries[1]).toContain('[Vue warn]: Missing required prop: "amount"');
   // Neither is placed at the mount line the two share.
   expect(warnings).not.toContain('src/main.ts');

@@ -6,7 +6,13 @@
 import type { DaebugEvent } from '../model/schema';
 import { code } from './fence';
 
-const HOW: Record<'url', string> = { url: 'by its URL' };
+/** How the lines were found, in the report's words. */
+function how(event: DaebugEvent, by: NonNullable<DaebugEvent['foundInSource']>[number]['by']): string {
+  const name = event.component?.name;
+  if (by === 'component-use') return `where ${code(`<${name ?? '?'}>`)} is used`;
+  if (by === 'key-map') return `the ${code('.map(')} in ${code(name ?? '?')}`;
+  return 'by its URL';
+}
 
 /** `src/users.ts:12`, one per found line. */
 export function foundPlaces(event: DaebugEvent): string[] {
@@ -17,7 +23,7 @@ export function foundPlaces(event: DaebugEvent): string[] {
 export function foundNote(event: DaebugEvent): string {
   const found = event.foundInSource ?? [];
   if (!found.length) return '';
-  const by = HOW[found[0]!.by];
+  const by = found[0]!.by;
   const lines = foundPlaces(event).map((place) => code(place)).join(', ');
-  return `found in your source ${by}: ${lines}${found.length > 1 ? ' (each line that matches)' : ''}`;
+  return `found in your source${by === 'url' ? ' ' : ': '}${how(event, by)}: ${lines}${found.length > 1 ? ' (each line that matches)' : ''}`;
 }

@@ -38,7 +38,9 @@ export interface WarningEntry {
 
 /** Where a warning is, in the report's words: its component, its first frame in the app, or neither. */
 export function warningPlace(event: DaebugEvent): string {
-  if (event.component) return componentNote(event.component);
+  // A warning about how a component is used: where it is used (or its `.map(`) is the line to fix.
+  const used = event.foundInSource?.[0]?.by === 'url' ? '' : foundNote(event);
+  if (event.component) return `${componentNote(event.component)}${used ? `; ${used}` : ''}`;
   const frame = firstUserFrame(event.frames);
   if (frame) return `at ${code(frameWhere(frame))}`;
   const found = foundNote(event);

@@ -10,7 +10,7 @@ import { pageFetcher, type PageAccess } from './fetch';
 import { originalFunctionName } from './function-name';
 import { hintFor, ignorePatternFor } from './hints';
 import { libraryOf } from './library';
-import { linesNamingUrl } from './locate-evidence';
+import { linesNamingUrl, linesUsingComponent, mapCallsInComponent } from './locate-evidence';
 import { componentNamedIn, isNamedAfter, locateComponent, type ComponentDeclaration, type NamedComponent, type SourceText } from './locate-component';
 import { parseStack, type ParsedFrame } from './parse';
 import { displaySource, originalPosition, sourceUrl, type LoadedSourceMap } from './source-map';
@@ -114,6 +114,7 @@ export async function enrich(recorder: Recorder, maps: SourceMaps, limits: Enric
   }
   await locateComponents(recorder.stored().events, run, cpuEnd);
   await locateRequests(recorder.stored().events, run, cpuEnd);
+  await locateUses(recorder.stored().events, run, cpuEnd);
   for (const url of run.unmapped) {
     const script = scripts.get(url);
     if (script?.cause && script.reason) recorder.noteUnmapped({ url, cause: script.cause, reason: script.reason, ...(script.mapUrl ? { map: script.mapUrl } : {}) });
@@ -380,6 +381,31 @@ async function locateRequests(events: readonly StoredEvent[], run: Run, cpuEnd: 
     if (Date.now() > cpuEnd) return;
     const found = linesNamingUrl(event.network!.url, sources);
     if (found.length) event.foundInSource = found.map((f) => ({ ...f, by: 'url' as const }));
+  }
+}
+
+/** Vue's warnings about how a component is used: the fix is in the parent that passes the props. */
+const VUE_PROP_WARNING = /^\[Vue warn\]: (?:Missing required prop|Invalid prop)/;
+const REACT_KEY_WARNING = /unique "key" prop/;
+
+/**
+ * A warning about how the app uses a component is fixed where it is used, not where it is declared: Vue's prop
+ * warnings at the parent's `<UserCard` / `h(UserCard,`, React's missing-key warning at the `.map(` inside the
+ * component it names (located by name; React's owner stack already gives the JSX line).
+ */
+async function locateUses(events: readonly StoredEvent[], run: Run, cpuEnd: number): Promise<void> {
+  const wanted = events.filter((e) => e.component && ((e.component.framework === 'Vue' && VUE_PROP_WARNING.test(e.message)) || (e.component.framework === 'React' && REACT_KEY_WARNING.test(e.message) && e.component.foundBy === 'name')));
+  if (!wanted.length || Date.now() > cpuEnd) return;
+  const sources = await componentSources(run, []);
+  for (const event of wanted) {
+    const component = event.component!;
+    if (component.framework === 'Vue') {
+      const found = linesUsingComponent(component.name, sources);
+      if (found.length) event.foundInSource = found.map((f) => ({ ...f, by: 'component-use' as const }));
+    } else if (component.source !== undefined && component.line !== undefined) {
+      const found = mapCallsInComponent({ source: component.source, line: component.line }, sources);
+      if (found.length) event.foundInSource = found.map((f) => ({ ...f, by: 'key-map' as const }));
+    }
   }
 }
 

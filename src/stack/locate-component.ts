@@ -65,8 +65,8 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** `UserCard` as Vue and Angular file names write it: `user-card`. */
-function kebab(name: string): string {
+/** `UserCard` as Vue and Angular file names (and Vue templates) write it: `user-card`. */
+export function kebab(name: string): string {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
     .replace(/([A-Z])([A-Z][a-z])/g, '$1-$2')

@@ -4,7 +4,7 @@
  * library's frames, but the app wrote its URL, or the static parts of a templated one, at the call that made it.
  * Pure: the caller hands over the sources it already loaded (the maps' `sourcesContent`, as locate-component.ts).
  */
-import type { SourceText } from './locate-component';
+import { kebab, type SourceText } from './locate-component';
 
 /** A line of the app's source that holds the evidence: 1-based. */
 export interface FoundLine {
@@ -70,4 +70,42 @@ export function linesNamingUrl(url: string, sources: readonly SourceText[], max 
     .sort((a, b) => b.weight - a.weight || a.order - b.order)
     .slice(0, max)
     .map(({ source, line }) => ({ source, line }));
+}
+
+function escapeName(name: string): string {
+  return name.replace(/[$]/g, '\\$');
+}
+
+
+/**
+ * Where the app uses the component `name`, for a warning about how it is used (Vue's "Missing required prop",
+ * "Invalid prop"): its JSX or template tag (`<UserCard`, `<user-card`) and its render-function call
+ * (`h(UserCard,`, `createElement(UserCard`), not its import or declaration. In source order, at most `max`.
+ */
+export function linesUsingComponent(name: string, sources: readonly SourceText[], max = FOUND_LISTED): FoundLine[] {
+  if (!/^[A-Za-z_$][\w$]*$/.test(name)) return [];
+  const n = escapeName(name);
+  const dashed = kebab(name);
+  const use = new RegExp(`<(?:${n}${dashed !== name ? `|${dashed}` : ''})(?=[\\s/>])|\\b(?:h|createElement|createVNode|jsxs?|_jsxs?)\\(\\s*${n}\\b`);
+  const found: FoundLine[] = [];
+  for (const { source, text } of sources) {
+    text.split('\n').forEach((line, index) => {
+      if (found.length < max && line.length <= 2000 && use.test(line)) found.push({ source, line: index + 1 });
+    });
+  }
+  return found;
+}
+
+/**
+ * The `.map(` calls in the component's own file from its declaration on, for React's missing-`key` warning about it
+ * ("Check the render method of `PriceList`"): the list it renders without keys is made there. At most `max`.
+ */
+export function mapCallsInComponent(declaration: FoundLine, sources: readonly SourceText[], max = FOUND_LISTED): FoundLine[] {
+  const file = sources.find((s) => s.source === declaration.source);
+  if (!file) return [];
+  const found: FoundLine[] = [];
+  file.text.split('\n').forEach((line, index) => {
+    if (found.length < max && index + 1 >= declaration.line && /\.map\(/.test(line)) found.push({ source: file.source, line: index + 1 });
+  });
+  return found;
 }

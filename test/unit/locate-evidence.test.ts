@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatMarkdown } from '../../src/format/markdown';
 import { reportSchema } from '../../src/model/schema';
-import { linesNamingUrl, urlPattern } from '../../src/stack/locate-evidence';
+import { linesNamingUrl, linesUsingComponent, mapCallsInComponent, urlPattern } from '../../src/stack/locate-evidence';
 
 const prices = { source: 'src/app/prices.service.ts', text: "import { HttpClient } from '@angular/common/http';\n\nexport class PricesService {\n  load() {\n    return this.http.get('/api/prices.json');\n  }\n}\n" };
 const users = { source: 'src/users.ts', text: "export function loadUser(id: string) {\n  return request(`/api/users/${id}`);\n}\nexport const teamUrl = (id: string) => '/api/teams/' + id;\n" };
@@ -58,5 +58,46 @@ describe('a request found by its URL in the report', () => {
     assert.match(md, /Try first: No frame of its stack is in your code; its URL is written at `src\/users\.ts:14`, `src\/teams\.ts:3` in your source/);
     // Never as a frame.
     assert.doesNotMatch(md, /^- Where: `src\/users|^1\. .* at `src\/users|^initiator: .*src\/users/m);
+  });
+});
+
+describe('linesUsingComponent and mapCallsInComponent', () => {
+  const app = { source: 'src/App.ts', text: "import { UserCard } from './UserCard';\nexport const App = defineComponent({\n  render() {\n    return h('div', [h(UserCard, { name: user.name })]);\n  },\n});\n" };
+  const sfc = { source: 'src/Page.vue', text: '<template>\n  <user-card :age="age" />\n  <UserCardList />\n</template>\n' };
+  const card = { source: 'src/UserCard.ts', text: "export const UserCard = defineComponent({\n  name: 'UserCard',\n});\n" };
+  it("finds the parent's use of a component (a render function's h(), a template's tag), not its import or declaration", () => {
+    assert.deepEqual(linesUsingComponent('UserCard', [card, app, sfc]), [
+      { source: 'src/App.ts', line: 4 },
+      { source: 'src/Page.vue', line: 2 },
+    ]);
+    const jsx = { source: 'src/Cart.tsx', text: 'return <>\n  <PriceList items={items} />\n  <PriceListHeader />\n</>;' };
+    assert.deepEqual(linesUsingComponent('PriceList', [jsx]), [{ source: 'src/Cart.tsx', line: 2 }]);
+  });
+
+  it('finds the .map( calls of the component that React named, from its declaration on', () => {
+    const list = { source: 'src/CartList.tsx', text: "const names = all.map((p) => p.name);\nexport function CartList({ products }) {\n  return (\n    <ul>\n      {products.map((p) => (\n        <li>{p.name}</li>\n      ))}\n    </ul>\n  );\n}\n" };
+    assert.deepEqual(mapCallsInComponent({ source: 'src/CartList.tsx', line: 2 }, [list]), [{ source: 'src/CartList.tsx', line: 5 }]);
+    assert.deepEqual(mapCallsInComponent({ source: 'src/Other.tsx', line: 1 }, [list]), []);
+  });
+});
+
+describe('a warning located where its component is used, in the report', () => {
+  it("names the parent's use beside the component's declaration, said to be found in the source", () => {
+    const warning = {
+      type: 'console' as const, source: 'console.warn', level: 'warn', realm: 'page', ts: '10:00:00', time: new Date(0).toISOString(), expected: false,
+      message: '[Vue warn]: Missing required prop: "amount"\n  at <OrderTotal>\n  at <App>',
+      frames: [{ url: 'http://h/app.js', line: 1, column: 5, original: { source: 'node_modules/@vue/runtime-core/dist/runtime-core.esm-bundler.js', line: 9, column: 1 }, library: '@vue/runtime-core' }],
+      component: { name: 'OrderTotal', framework: 'Vue' as const, source: 'src/OrderTotal.ts', line: 3, foundBy: 'name' as const },
+      foundInSource: [{ source: 'src/App.ts', line: 18, by: 'component-use' as const }],
+    };
+    const report = reportSchema.parse({
+      schemaVersion: 1,
+      test: { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', line: 3, project: '', status: 'passed', expectedStatus: 'passed', retry: 0, duration: 5, strict: false },
+      jobs: [],
+      events: [warning],
+      summary: { errors: 0, unexpected: 0, console: 1, dropped: 0 },
+    });
+    const md = formatMarkdown(report, { maxBytes: 65536 });
+    assert.match(md, /^1\. `console\.warn` in `page` at 10:00:00: component `<OrderTotal>` at `src\/OrderTotal\.ts:3` \(found by name\); found in your source: where `<OrderTotal>` is used: `src\/App\.ts:18`$/m);
   });
 });
