@@ -76,6 +76,22 @@ export function machine(): { cpus: number; cpuModel: string; memory: string; nod
 }
 
 /** Writes a project's files into a fresh folder under .bench-tmp/ and returns the folder. */
+/** The Playwright config of a generated suite project: 2 workers, fullyParallel, the bench server as baseURL. */
+export function suiteConfig(reporters: string, use: Record<string, unknown> = {}): string {
+  return `import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: 'tests',
+  workers: 2,
+  fullyParallel: true,
+  retries: 0,
+  timeout: 30_000,
+  reporter: ${reporters},
+  use: { baseURL: 'http://127.0.0.1:${port}', launchOptions: ${JSON.stringify(launchOptions())}, ...${JSON.stringify(use)} },
+});
+`;
+}
+
 export function writeProject(name: string, files: Record<string, string>): string {
   const dir = path.join(tmpRoot, name);
   fs.rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuSource, fmt, launchOptions, loadAverage, log, median, port, quick, runPlaywright, writeProject, type Row } from './lib';
+import { cpuSource, fmt, loadAverage, log, median, quick, runPlaywright, suiteConfig, writeProject, type Row } from './lib';
 
 /**
  * A suite of the shape real suites have (issue 25): a small shop (fixtures/bench/shop/) with three pages, a dedicated
@@ -85,19 +85,7 @@ function spec(importFrom: string, body: string): string {
 }
 
 function project(name: string, importFrom: string, reporters: string, use: Record<string, unknown>): string {
-  const config = `import { defineConfig } from '@playwright/test';
-
-export default defineConfig({
-  testDir: 'tests',
-  workers: 2,
-  fullyParallel: true,
-  retries: 0,
-  timeout: 30_000,
-  reporter: ${reporters},
-  use: { baseURL: 'http://127.0.0.1:${port}', launchOptions: ${JSON.stringify(launchOptions())}, ...${JSON.stringify(use)} },
-});
-`;
-  const files: Record<string, string> = { 'playwright.config.ts': config };
+  const files: Record<string, string> = { 'playwright.config.ts': suiteConfig(reporters, use) };
   for (const [file, body] of Object.entries(SPECS)) files[`tests/${file}.spec.ts`] = spec(importFrom, body);
   return writeProject(name, files);
 }

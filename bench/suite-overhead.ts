@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuSource, fmt, launchOptions, listDurations, loadAverage, log, median, port, quick, runPlaywright, writeProject, type Row } from './lib';
+import { cpuSource, fmt, listDurations, loadAverage, log, median, quick, runPlaywright, suiteConfig, writeProject, type Row } from './lib';
 
 const FILES = 4;
 const TESTS_PER_FILE = quick ? 5 : 20;
@@ -45,23 +45,8 @@ for (let i = 1; i <= ${TESTS_PER_FILE}; i++) {
 `;
 }
 
-function config(reporters: string, use: Record<string, unknown> = {}): string {
-  return `import { defineConfig } from '@playwright/test';
-
-export default defineConfig({
-  testDir: 'tests',
-  workers: 2,
-  fullyParallel: true,
-  retries: 0,
-  timeout: 30_000,
-  reporter: ${reporters},
-  use: { baseURL: 'http://127.0.0.1:${port}', launchOptions: ${JSON.stringify(launchOptions())}, ...${JSON.stringify(use)} },
-});
-`;
-}
-
 function project(name: string, importFrom: string, reporters: string, use: Record<string, unknown> = {}): string {
-  const files: Record<string, string> = { 'playwright.config.ts': config(reporters, use) };
+  const files: Record<string, string> = { 'playwright.config.ts': suiteConfig(reporters, use) };
   for (let f = 0; f < FILES; f++) files[`tests/page-${f + 1}.spec.ts`] = spec(importFrom);
   return writeProject(name, files);
 }
