@@ -20,7 +20,8 @@ export type Logger =
 const ANGULAR_ERROR_HANDLER = /^ERROR\b/;
 /** React 18 logs it on its own; React 19 puts it after the Error's own text. */
 const REACT_BOUNDARY_LOG = /The above error occurred in the <[A-Za-z_$][\w$.]*> component/;
-const REACT_WARNING = /^Warning: |Check the render method of `|Check the top-level render call using </;
+/** React's words for its own warnings: React 18 prefixes them with "Warning: ", React 19 names the component. */
+export const REACT_WARNING = /^Warning: |Check the render method of `|Check the top-level render call using </;
 const VUE_WARN = /^\[Vue warn\]/;
 
 /**

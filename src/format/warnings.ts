@@ -8,6 +8,7 @@
  */
 import { isThrownError } from '../diagnosis/explains';
 import { errorClass } from '../diagnosis/rank';
+import { REACT_WARNING } from '../diagnosis/logged-by';
 import type { DaebugEvent } from '../model/schema';
 import { componentNote } from './component-note';
 import { eventInfo } from './event-block';
@@ -16,8 +17,6 @@ import { foundNote } from './found-note';
 import { firstLine, type FirstLineOptions } from './first-line';
 import { firstUserFrame, frameWhere } from './frames';
 
-/** React's words for its own warnings: React 18 prefixes them with "Warning: ", React 19 names the component. */
-const REACT_WARNING = /^Warning: |Check the render method of `|Check the top-level render call using </;
 /** React's log about an error it caught is about that error, not a warning of its own. */
 const REACT_CAUGHT = /The above error occurred in the </;
 
