@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildAngularApp } from './helpers/build-angular-app';
 import { buildFixtureApp } from './helpers/build-fixture-app';
 import { buildReactApp } from './helpers/build-react-app';
 import { buildVueApp } from './helpers/build-vue-app';
@@ -13,6 +14,7 @@ export default function globalSetup(): void {
   buildFixtureApp();
   buildReactApp();
   buildVueApp();
+  buildAngularApp();
 }
 
 /** Each inline run writes a project to .e2e-tmp/ and leaves it for debugging; without pruning the folder only grows. */

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { buildVueApp } from './helpers/build-vue-app';
-import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
+import { markdownSection, runForReport } from './helpers/report-by-title';
+import type { InlineRunResult } from './helpers/run-playwright';
 
 // fixtures/vue/src is a Vue 3.5 app (render functions, development build, linked source map), bundled by
 // e2e/global-setup.ts and again in beforeAll (a no-op when unchanged) so that this file also runs alone. Its first
@@ -33,18 +34,11 @@ test('first render of a Vue app', async ({ page, daebug }) => {
 
 test.describe.configure({ mode: 'default' });
 
-let run: InlineRunResult;
-let json: any;
-let md: string;
-
+let run: InlineRunResult, json: any, md: string;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   buildVueApp();
-  run = await runInlineTest({ 'vue.spec.ts': spec });
-  const entry = Object.entries(run.reports).find(([, r]) => r.test.title === 'first render of a Vue app');
-  if (!entry) throw new Error(`no report:\n${run.output}`);
-  json = entry[1];
-  md = run.markdown[entry[0].replace(/\.json$/, '.md')] ?? '';
+  ({ run, json, md } = await runForReport({ 'vue.spec.ts': spec }, 'first render of a Vue app'));
 });
 
 const thrown = at('BrokenList.ts', 'document.title = latest!.label.toUpperCase();', 'label');
@@ -64,12 +58,7 @@ const warningOf = (text: string) => {
   expect(found, JSON.stringify(json.events.map((e: any) => e.message))).toHaveLength(1);
   return found[0];
 };
-const section = (title: string) => {
-  const start = md.indexOf(`\n## ${title}\n`);
-  expect(start, md).toBeGreaterThan(-1);
-  const end = md.indexOf('\n## ', start + 1);
-  return md.slice(start, end === -1 ? undefined : end);
-};
+const section = (title: string) => markdownSection(md, title);
 
 test("the mounted hook's TypeError is the root cause, at its original line in BrokenList's own code", () => {
   expect(json.test.status, run.output).toBe('passed');

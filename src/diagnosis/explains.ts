@@ -6,6 +6,7 @@
  */
 import { UNCAUGHT_SOURCES } from '../model/classify';
 import type { DaebugEvent } from '../model/schema';
+import { namesUrl } from '../model/names-url';
 
 /** React 18's separate log about an error it caught, right after that error: "The above error occurred in the <X> component". */
 const REACT_BOUNDARY_LOG = /^(?:Warning: )?The above error occurred in the <[A-Za-z_$][\w$.]*> component/;
@@ -60,11 +61,31 @@ export function explainedBy(event: DaebugEvent, events: readonly DaebugEvent[]):
     const error = previousInRealm(event, events);
     if (error && reactBoundaryLogAfter(error, events) === event) return error;
   }
-  if (FROM_A_RESPONSE.test(event.message.split('\n', 1)[0] ?? '')) {
+  const headline = event.message.split('\n', 1)[0] ?? '';
+  // An HTTP client's error that names the request (Angular's "Http failure response for <url>: 404 Not Found").
+  const named = failedRequestNamedIn(headline, event, events);
+  if (named) return named;
+  if (FROM_A_RESPONSE.test(headline)) {
     const time = Date.parse(event.time);
     return events
       .filter((e) => e.source === 'network' && e.realm === event.realm && Date.parse(e.time) <= time && time - Date.parse(e.time) <= RESPONSE_EXPLAINS_MS)
       .pop();
   }
   return undefined;
+}
+
+/** A request's failure is recorded when its response or error arrives, which may come after the client's error. */
+const REQUEST_CLOCK_SLACK_MS = 1000;
+
+/**
+ * The failed request of the same realm whose full URL the error's first line names, the latest before it: an HTTP
+ * client's error about a response (Angular's `HttpErrorResponse`, a fetch wrapper's "GET <url> failed: 500") is
+ * that request's failure, whatever code reported it.
+ */
+export function failedRequestNamedIn(headline: string, event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent | undefined {
+  if (!/https?:\/\//.test(headline)) return undefined;
+  const time = Date.parse(event.time);
+  return events
+    .filter((e) => e.source === 'network' && e.network && e.realm === event.realm && Date.parse(e.time) <= time + REQUEST_CLOCK_SLACK_MS && namesUrl(headline, e.network.url))
+    .pop();
 }

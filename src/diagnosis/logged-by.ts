@@ -59,6 +59,6 @@ export function loggedBy(event: DaebugEvent): Logger | undefined {
 export function loggerPhrase(logger: Logger, component?: string): string {
   if (logger.by === 'app') return 'logged by your code';
   if (logger.by === 'library') return 'logged by a library';
-  if (logger.warning) return `a ${logger.framework} warning${component ? ` about your component \`${component}\`` : ''}`;
+  if (logger.warning) return `${/^[AEIOU]/.test(logger.framework) ? 'an' : 'a'} ${logger.framework} warning${component ? ` about your component \`${component}\`` : ''}`;
   return `logged by ${logger.what}`;
 }

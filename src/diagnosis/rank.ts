@@ -232,11 +232,16 @@ function label(c: Candidate): string {
     }
     case 'library-warning': {
       const logger = loggedBy(c.event);
-      if (logger?.by === 'framework') return `${loggerPhrase({ ...logger, warning: true }, componentName(c.event))} (no frame in your code)`;
+      // A framework's warning about the app's component, or an error its handler logged (Angular's ErrorHandler).
+      if (logger?.by === 'framework') return `${logger.warning ? loggerPhrase(logger, componentName(c.event)) : `error ${loggerPhrase(logger)}`} (no frame in your code)`;
       return 'library warning (no frame in your code)';
     }
-    default:
-      return c.event.source === 'network' ? 'failed request' : 'error with no frame in your code';
+    default: {
+      if (c.event.source === 'network') return 'failed request';
+      // An Error a framework's handler logged (Angular's ErrorHandler and NG0100): said as logged by it.
+      const logger = c.event.source === 'console.error' ? loggedBy(c.event) : undefined;
+      return logger?.by === 'framework' && !logger.warning ? `error ${loggerPhrase(logger)} (no frame in your code)` : 'error with no frame in your code';
+    }
   }
 }
 
@@ -260,10 +265,9 @@ function aheadOf(others: readonly Candidate[]): string {
 
 function noun(c: Candidate): [string, string] {
   if (c.cls === 'uncaught') return c.event.source === 'unhandledrejection' ? ['unhandled rejection', 'unhandled rejections'] : ['uncaught error', 'uncaught errors'];
-  const logger = c.cls === 'logged' || c.cls === 'library-warning' ? loggedBy(c.event) : undefined;
-  if (logger?.by === 'framework' && (logger.warning || c.cls === 'library-warning')) return [`${logger.framework} warning`, `${logger.framework} warnings`];
+  const logger = c.cls !== 'other' || c.event.source === 'console.error' ? loggedBy(c.event) : undefined;
+  if (logger?.by === 'framework') return logger.warning ? [`${logger.framework} warning`, `${logger.framework} warnings`] : [`error logged by ${logger.what}`, `errors logged by ${logger.what}`];
   if (c.cls === 'logged') {
-    if (logger?.by === 'framework') return [`error logged by ${logger.what}`, `errors logged by ${logger.what}`];
     if (logger?.by === 'library') return ['error logged by a library', 'errors logged by a library'];
     return ['error logged by your code', 'errors logged by your code'];
   }

@@ -6,11 +6,14 @@
 import type { DaebugEvent } from '../model/schema';
 import { code } from './fence';
 
-/** How the lines were found, in the report's words. */
-function how(event: DaebugEvent, by: NonNullable<DaebugEvent['foundInSource']>[number]['by']): string {
+/** How the lines were found, in the report's words; `plain` for text outside Markdown (a test's failure message). */
+function how(event: DaebugEvent, by: NonNullable<DaebugEvent['foundInSource']>[number]['by'], plain = false): string {
+  const show = plain ? (text: string) => text : code;
   const name = event.component?.name;
-  if (by === 'component-use') return `where ${code(`<${name ?? '?'}>`)} is used`;
-  if (by === 'key-map') return `the ${code('.map(')} in ${code(name ?? '?')}`;
+  if (by === 'component-use') return `where ${show(`<${name ?? '?'}>`)} is used`;
+  if (by === 'key-map') return `the ${show('.map(')} in ${show(name ?? '?')}`;
+  if (by === 'assignment') return `where ${show(name ?? '?')} sets the new value`;
+  if (by === 'inner-html') return `the ${show('[innerHTML]')} binding in ${show(name ?? '?')}`;
   return 'by its URL';
 }
 
@@ -19,11 +22,40 @@ export function foundPlaces(event: DaebugEvent): string[] {
   return (event.foundInSource ?? []).map((f) => `${f.source}:${f.line}`);
 }
 
-/** `found in your source by its URL: `src/users.ts:12``, or '' when nothing was found. */
-export function foundNote(event: DaebugEvent): string {
+/** `found in your source by its URL: `src/users.ts:12``, or '' when nothing was found; `plain` without backticks. */
+export function foundNote(event: DaebugEvent, { plain = false } = {}): string {
   const found = event.foundInSource ?? [];
   if (!found.length) return '';
-  const by = found[0]!.by;
-  const lines = foundPlaces(event).map((place) => code(place)).join(', ');
-  return `found in your source${by === 'url' ? ' ' : ': '}${how(event, by)}: ${lines}${found.length > 1 ? ' (each line that matches)' : ''}`;
+  const lines = foundPlaces(event).map((place) => (plain ? place : code(place))).join(', ');
+  return `${foundHow(event, { plain })}: ${lines}${found.length > 1 ? ' (each line that matches)' : ''}`;
+}
+
+/** `found in your source by its URL`, without the lines; '' when nothing was found. */
+export function foundHow(event: DaebugEvent, { plain = false } = {}): string {
+  const by = event.foundInSource?.[0]?.by;
+  return by ? `found in your source${by === 'url' ? ' ' : ': '}${how(event, by, plain)}` : '';
+}
+
+/**
+ * What to do at the found lines, for a Root cause's "Try first" when no frame of the stack is the app's: the line
+ * to open named by what was searched for. '' when nothing was found.
+ */
+export function foundAdvice(event: DaebugEvent): string {
+  const found = event.foundInSource ?? [];
+  if (!found.length) return '';
+  const places = foundPlaces(event).map((place) => code(place)).join(', ');
+  const name = code(event.component?.name ?? '?');
+  const one = found.length === 1 ? '' : ' (each line that matches)';
+  switch (found[0]!.by) {
+    case 'component-use':
+      return `No frame of its stack is in your code; open ${places}, where ${code(`<${event.component?.name ?? '?'}>`)} is used${one}, and pass the props it warns about.`;
+    case 'key-map':
+      return `No frame of its stack is in your code; open ${places}, the ${code('.map(')} in ${name}${one}, and give each element it returns a stable ${code('key')}.`;
+    case 'assignment':
+      return `No frame of its stack is in your code; open ${places}, where ${name} sets the new value${one}: it changes after Angular checked the view, so set it before (in ${code('ngOnInit')} or as the initial value) or make it a signal.`;
+    case 'inner-html':
+      return `No frame of its stack is in your code; open ${places}, the ${code('[innerHTML]')} binding in ${name}${one}: bind markup without the content Angular strips (scripts, event handlers), or sanitize it yourself.`;
+    default:
+      return `No frame of its stack is in your code; its URL is written at ${places} in your source${one}: open the call there that made this request.`;
+  }
 }

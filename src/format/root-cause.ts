@@ -5,7 +5,7 @@ import { locationText } from '../model/position-text';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
 import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers } from './causal-links';
 import { componentPlace } from './component-note';
-import { foundNote, foundPlaces } from './found-note';
+import { foundAdvice, foundNote } from './found-note';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
@@ -66,11 +66,12 @@ function during(event: DaebugEvent, report: Attempt): string {
 
 /** The first concrete suggestion of the event's hint, else what the location says to do. */
 function firstThingToTry(event: DaebugEvent, where: string | undefined): string {
+  // With no frame in the app, a line found in its source by the event's own evidence is the line to open first.
+  const found = where ? '' : foundAdvice(event);
+  if (found) return found;
   const check = event.hint?.split('\n').find((line) => line.startsWith('- '));
   if (check) return check.length > 400 ? `${check.slice(2, 400)}…` : check.slice(2);
   if (where) return `Open ${code(where)} and find why it throws here; the stack below shows how it was reached.`;
-  const found = foundPlaces(event);
-  if (found.length) return `No frame of its stack is in your code; its URL is written at ${found.map((f) => code(f)).join(', ')} in your source: open the call there that made this request.`;
   return 'No frame of its stack is in your code: find the app code that called into the library (the JSON report keeps the raw frames), or turn on `daebugAsyncStacks` to see what started the work.';
 }
 

@@ -5,6 +5,7 @@
 import { locationText } from '../model/position-text';
 import type { DaebugEvent, StaleAllowList } from '../model/schema';
 import { firstLine } from './first-line';
+import { foundHow, foundPlaces } from './found-note';
 import { firstUserFrame, frameWhere } from './frames';
 
 const LISTED = 20;
@@ -20,6 +21,9 @@ export function failurePlace(event: DaebugEvent): string | undefined {
   if (frame) return `${frameWhere(frame)}${(frame.original?.functionName ?? frame.functionName) ? '' : ' (your code)'}`;
   const caller = event.network?.initiator?.original;
   if (caller) return `${caller.source}:${caller.line}:${caller.column} (the request's caller)`;
+  // No frame in the app: the lines its evidence names in the app's source, said to be found, not a frame.
+  const found = foundHow(event, { plain: true });
+  if (found) return `${foundPlaces(event).join(', ')} (${found}; no frame of its stack is in your code)`;
   const line = event.stack?.split('\n').find((l) => /^\s+at\s/.test(l));
   if (line) {
     // "at fn (url:1:2)" becomes "url:1:2 in fn": Playwright reads "(file:line:col)" lines of a message as frames.

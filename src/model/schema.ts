@@ -128,9 +128,11 @@ export const foundLineSchema = z.object({
   line: z.number().int(),
   /**
    * What was looked for: `url`, a failed request's URL; `component-use`, where the app uses the component a warning
-   * about its use names (Vue's prop warnings); `key-map`, the `.map(` in the component React's key warning names.
+   * about its use names (Vue's prop warnings); `key-map`, the `.map(` in the component React's key warning names;
+   * `assignment`, where the component Angular's NG0100 names sets the new value; `inner-html`, the `[innerHTML]`
+   * binding of the component Angular's sanitizer warning comes from.
    */
-  by: z.enum(['url', 'component-use', 'key-map']),
+  by: z.enum(['url', 'component-use', 'key-map', 'assignment', 'inner-html']),
 });
 
 export const eventSchema = z.object({
@@ -191,8 +193,8 @@ export const eventSchema = z.object({
   /**
    * Where the app's own source names this event's evidence, found when no frame of its stack is the app's: `by: 'url'`
    * for a failed request, the lines whose string or template literal names its URL (`` `/api/users/${id}` `` for
-   * `/api/users/42`), most specific first, at most 3; `component-use` and `key-map` for a warning about a component's
-   * use. Found by text, not a frame: several lines may match.
+   * `/api/users/42`), most specific first, at most 3; `component-use`, `key-map`, `assignment` and `inner-html` for a
+   * warning about a component's use. Found by text, not a frame: several lines may match.
    */
   foundInSource: z.array(foundLineSchema).optional(),
   /**

@@ -15,6 +15,8 @@ export function libraryOf(source: string, ignoreListed = false): string | undefi
     return name;
   }
   if (/^webpack\/(bootstrap|runtime)|^\(webpack\)|^\/?@vite\/|^vite\//.test(path)) return path.startsWith('vite') || path.includes('@vite') ? 'vite' : 'webpack';
+  const bazel = BAZEL_OUTPUT.exec(path);
+  if (bazel) return bazelPackage(bazel[1]!);
   const base = path.slice(path.lastIndexOf('/') + 1);
   const runtime = KNOWN_RUNTIME.exec(base);
   if (runtime) return runtime[1];
@@ -24,6 +26,21 @@ export function libraryOf(source: string, ignoreListed = false): string | undefi
 
 // Framework builds served as files of their own, as CDNs and unbundled apps load them.
 const KNOWN_RUNTIME = /^(react-dom|react|scheduler|vue|vue-router|pinia|zone|jquery|preact|angular|rxjs|lit|svelte)(?:[.-](?:development|production|profiling|min|global|runtime|esm-browser|esm-bundler|prod|umd|cjs|esm|bundle|evergreen))*\.m?js$/;
+
+/**
+ * A library built with Bazel (Angular's packages) ships maps whose sources are its build folder,
+ * `../../../../../k8-fastbuild-ST-fdfa778d11ba/bin/packages/core/src/error_handler.ts`; a bundler that follows those
+ * maps (esbuild, Vite with vendor maps) writes that path into the app's map, with no `node_modules` left in it.
+ */
+const BAZEL_OUTPUT = /(?:^|\/)(?:bazel-out\/)?[a-z0-9_]+-(?:fastbuild|opt|dbg)(?:-ST-[0-9a-f]+)?\/bin\/(.+)$/;
+
+/** `packages/core/src/…` in Angular's repository is `@angular/core`; another Bazel-built library by its first named folder. */
+function bazelPackage(rest: string): string {
+  const angular = /^packages\/([a-z][a-z0-9-]*)\//.exec(rest);
+  if (angular) return `@angular/${angular[1]}`;
+  const folders = rest.split('/').slice(0, -1);
+  return folders.find((f) => !/^(?:src|lib|packages|dist)$/.test(f)) ?? 'a Bazel-built library';
+}
 
 function viteDependency(rest: string): string | undefined {
   const file = /^deps\/([^/]+)\.m?js$/.exec(rest)?.[1];

@@ -110,7 +110,9 @@ export function isNamedAfter(source: string, name: string): boolean {
   const plain = name.toLowerCase();
   const dashed = kebab(name);
   const angular = /Component$/.test(name) ? `${kebab(name.replace(/Component$/, ''))}.component` : undefined;
-  return stem === plain || stem === dashed || stem === angular || stem.replace(/[-_.]/g, '') === plain;
+  // Angular's older file names keep `.component` when the class has dropped its suffix (`stock-ticker.component.html`).
+  const bare = stem.replace(/\.component$/, '');
+  return [stem, bare].some((s) => s === plain || s === dashed || s === angular || s.replace(/[-_.]/g, '') === plain);
 }
 
 function firstDeclaration(text: string, patterns: readonly RegExp[]): number | undefined {

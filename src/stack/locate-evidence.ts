@@ -4,7 +4,7 @@
  * library's frames, but the app wrote its URL, or the static parts of a templated one, at the call that made it.
  * Pure: the caller hands over the sources it already loaded (the maps' `sourcesContent`, as locate-component.ts).
  */
-import { kebab, type SourceText } from './locate-component';
+import { isNamedAfter, kebab, type SourceText } from './locate-component';
 
 /** A line of the app's source that holds the evidence: 1-based. */
 export interface FoundLine {
@@ -108,4 +108,76 @@ export function mapCallsInComponent(declaration: FoundLine, sources: readonly So
     if (found.length < max && index + 1 >= declaration.line && /\.map\(/.test(line)) found.push({ source: file.source, line: index + 1 });
   });
   return found;
+}
+
+/**
+ * The new value in Angular's NG0100 ("Previous value: 'loading'. Current value: 'live'. Expression location: …"), as
+ * the app's source writes it: `'live'` (a string, any quotes), `42`, `true`, `null`. Undefined for what the message
+ * prints but no source can hold (`[object Object]`, `undefined` is kept: it can be assigned).
+ */
+export function ng0100CurrentValue(message: string): string | undefined {
+  const match = /Current value: ('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null|undefined)(?=[.\s]|$)/.exec(message);
+  return match?.[1];
+}
+
+const TOP_LEVEL_DECLARATION = /^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|function|const|let|var)\b|^@[A-Z]/;
+
+/**
+ * The lines of the component's own code: from its decorator (`@Component({ template: … })` stands above the class
+ * it declares) through its declaration to the next top-level declaration, or the file's end.
+ */
+function componentBody(declaration: FoundLine, sources: readonly SourceText[]): Array<{ source: string; line: number; text: string }> {
+  const file = sources.find((s) => s.source === declaration.source);
+  if (!file) return [];
+  const lines = file.text.split('\n');
+  let start = declaration.line - 1;
+  for (let index = start - 1; index >= 0; index--) {
+    if (/^\s*@Component\s*\(/.test(lines[index]!)) {
+      start = index;
+      break;
+    }
+    if (TOP_LEVEL_DECLARATION.test(lines[index]!)) break;
+  }
+  const body: Array<{ source: string; line: number; text: string }> = [];
+  for (let index = start; index < lines.length; index++) {
+    if (index >= declaration.line && TOP_LEVEL_DECLARATION.test(lines[index]!)) break;
+    body.push({ source: file.source, line: index + 1, text: lines[index]! });
+  }
+  return body;
+}
+
+/**
+ * Where the component named by Angular's NG0100 sets the value the check found changed: the assignment
+ * (`this.status = 'live'`, `status = 'live'`) or a signal's or subject's `.set('live')` / `.next('live')` in the
+ * component's own code, from its declaration on. A comparison (`=== 'live'`) is not a place that sets it. In source
+ * order, at most `max`; empty when the value cannot be written in source or no line sets it.
+ */
+export function assignmentsOfValue(declaration: FoundLine, value: string, sources: readonly SourceText[], max = FOUND_LISTED): FoundLine[] {
+  const quoted = /^['"]/.test(value) ? value.slice(1, -1) : undefined;
+  const literal = quoted !== undefined ? `(['"\`])${escape(quoted)}\\1` : `${escape(value)}(?![\\w$.])`;
+  const sets = new RegExp(`(?:(?<![=!<>+\\-*/%&|^?])=(?![=>])|\\.(?:set|next)\\()\\s*${literal}`);
+  return componentBody(declaration, sources)
+    .filter((l) => l.text.length <= 2000 && sets.test(l.text))
+    .slice(0, max)
+    .map(({ source, line }) => ({ source, line }));
+}
+
+/**
+ * The `[innerHTML]` bindings of the component Angular's sanitizer warning comes from ("WARNING: sanitizing HTML
+ * stripped some content"): in its inline template, from its declaration on, else in a template file named after it
+ * (`stock-ticker.component.html`). At most `max`.
+ */
+export function innerHtmlBindings(declaration: FoundLine, name: string, sources: readonly SourceText[], max = FOUND_LISTED): FoundLine[] {
+  const binding = /\[innerHTML\]|\bbind-innerHTML\b/;
+  const inline = componentBody(declaration, sources).filter((l) => binding.test(l.text));
+  const found: FoundLine[] = inline.map(({ source, line }) => ({ source, line }));
+  if (!found.length) {
+    for (const file of sources) {
+      if (!/\.html?$/i.test(file.source) || !isNamedAfter(file.source, name)) continue;
+      file.text.split('\n').forEach((text, index) => {
+        if (binding.test(text)) found.push({ source: file.source, line: index + 1 });
+      });
+    }
+  }
+  return found.slice(0, max);
 }

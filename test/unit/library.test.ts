@@ -17,6 +17,13 @@ describe('libraryOf', () => {
     assert.equal(libraryOf('webpack/runtime/jsonp chunk loading'), 'webpack');
   });
 
+  it("knows a Bazel-built library by the build folder its shipped maps name (Angular's packages)", () => {
+    assert.equal(libraryOf('../../../../k8-fastbuild-ST-fdfa778d11ba/bin/packages/core/src/error_handler.ts'), '@angular/core');
+    assert.equal(libraryOf('k8-fastbuild-ST-fdfa778d11ba/bin/packages/common/http/src/fetch.ts'), '@angular/common');
+    assert.equal(libraryOf('bazel-out/darwin_arm64-opt/bin/src/material/button/button.ts'), 'material');
+    assert.equal(libraryOf('src/app/k8-fastbuild-notes/bin.ts'), undefined);
+  });
+
   it('leaves the app alone, unless its map lists the source as ignored', () => {
     assert.equal(libraryOf('src/cart.ts'), undefined);
     assert.equal(libraryOf('http://h/app/dist/app.js'), undefined);

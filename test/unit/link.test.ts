@@ -32,6 +32,18 @@ describe('causal links', () => {
     ]);
   });
 
+  it("pairs an HTTP client's error with the failed request whose whole URL it names, not with a longer or a shorter URL", () => {
+    const prices = event(100, { type: 'error', source: 'network', level: 'error', message: 'GET http://h/api/prices.json 404', network: { method: 'GET', url: 'http://h/api/prices.json', status: 404, resourceType: 'fetch' } });
+    const angular = event(150, { message: 'ERROR HttpErrorResponse: Http failure response for http://h/api/prices.json: 404 Not Found', unexpected: true });
+    const longer = event(160, { message: 'ERROR HttpErrorResponse: Http failure response for http://h/api/prices.json.gz: 404 Not Found', unexpected: true });
+    const sentence = event(170, { message: 'Error: could not load http://h/api/prices.json.', unexpected: true });
+    const elsewhere = event(180, { message: 'ERROR Http failure response for http://h/api/prices.json: 404', realm: 'iframe', unexpected: true });
+    assert.deepEqual(causalLinks([prices, angular, longer, sentence, elsewhere]), [
+      [0, 1],
+      [0, 3],
+    ]);
+  });
+
   it('links both ways by index into the attempt\'s events, and replaces links that were there', () => {
     const events = [request, parse, thrown, boundary, unrelated].map((e) => ({ ...e }));
     events[4]!.causedBy = 0;

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatMarkdown } from '../../src/format/markdown';
 import { reportSchema } from '../../src/model/schema';
-import { linesNamingUrl, linesUsingComponent, mapCallsInComponent, urlPattern } from '../../src/stack/locate-evidence';
+import { assignmentsOfValue, innerHtmlBindings, linesNamingUrl, linesUsingComponent, mapCallsInComponent, ng0100CurrentValue, urlPattern } from '../../src/stack/locate-evidence';
+import { locateComponent } from '../../src/stack/locate-component';
 
 const prices = { source: 'src/app/prices.service.ts', text: "import { HttpClient } from '@angular/common/http';\n\nexport class PricesService {\n  load() {\n    return this.http.get('/api/prices.json');\n  }\n}\n" };
 const users = { source: 'src/users.ts', text: "export function loadUser(id: string) {\n  return request(`/api/users/${id}`);\n}\nexport const teamUrl = (id: string) => '/api/teams/' + id;\n" };
@@ -99,5 +100,61 @@ describe('a warning located where its component is used, in the report', () => {
     });
     const md = formatMarkdown(report, { maxBytes: 65536 });
     assert.match(md, /^1\. `console\.warn` in `page` at 10:00:00: component `<OrderTotal>` at `src\/OrderTotal\.ts:3` \(found by name\); found in your source: where `<OrderTotal>` is used: `src\/App\.ts:18`$/m);
+  });
+});
+
+// An Angular 22 component as the style guide writes it: the decorator's inline template above the class.
+const ticker = {
+  source: 'src/app/stock-ticker.ts',
+  text: [
+    "import { Component } from '@angular/core';", // 1
+    '', // 2
+    '@Component({', // 3
+    "  selector: 'app-stock-ticker',", // 4
+    '  template: `<p class="status">{{ status }}</p>', // 5
+    '    <div class="news" [innerHTML]="news"></div>`,', // 6
+    '})', // 7
+    'export class StockTicker {', // 8
+    "  status = 'loading';", // 9
+    "  news = '<b>up</b><img src=x onerror=alert(1)>';", // 10
+    '  ngAfterViewInit() {', // 11
+    "    if (this.status === 'live') return;", // 12
+    "    this.status = 'live';", // 13
+    '  }', // 14
+    '}', // 15
+    '', // 16
+    '@Component({ selector: "app-other", template: `<p [innerHTML]="x"></p>` })', // 17
+    'export class Other {', // 18
+    "  state = signal('idle');", // 19
+    "  go() { this.state.set('live'); }", // 20
+    '}', // 21
+  ].join('\n'),
+};
+const NG0100 = "NG0100: ExpressionChangedAfterItHasBeenCheckedError: Expression has changed after it was checked. Previous value: 'loading'. Current value: 'live'. Expression location: StockTicker component. Find more at https://angular.dev/errors/NG0100";
+
+describe("Angular's NG0100 and sanitizer warning, located in the named component", () => {
+  it('reads the new value as the source writes it, and nothing for a value no source holds', () => {
+    assert.equal(ng0100CurrentValue(NG0100), "'live'");
+    assert.equal(ng0100CurrentValue('Previous value: 1. Current value: 2. Expression location: A component.'), '2');
+    assert.equal(ng0100CurrentValue("Previous value: 'a'. Current value: 'it''s'."), undefined);
+    assert.equal(ng0100CurrentValue('Previous value: [object Object]. Current value: [object Object].'), undefined);
+  });
+
+  it("finds the component's assignment of the new value, not a comparison, not another component's", () => {
+    const declaration = locateComponent('StockTicker', [ticker], 'Angular')!;
+    assert.deepEqual(declaration, { source: 'src/app/stock-ticker.ts', line: 8 });
+    assert.deepEqual(assignmentsOfValue(declaration, "'live'", [ticker]), [{ source: 'src/app/stock-ticker.ts', line: 13 }]);
+    const other = locateComponent('Other', [ticker], 'Angular')!;
+    assert.deepEqual(assignmentsOfValue(other, "'live'", [ticker]), [{ source: 'src/app/stock-ticker.ts', line: 20 }]);
+    assert.deepEqual(assignmentsOfValue(declaration, "'gone'", [ticker]), []);
+  });
+
+  it("finds the [innerHTML] binding in the component's inline template, or in its template file", () => {
+    const declaration = locateComponent('StockTicker', [ticker], 'Angular')!;
+    assert.deepEqual(innerHtmlBindings(declaration, 'StockTicker', [ticker]), [{ source: 'src/app/stock-ticker.ts', line: 6 }]);
+    const external = { source: 'src/app/price-news.component.html', text: '<h2>News</h2>\n<section [innerHTML]="html"></section>\n' };
+    const code = { source: 'src/app/price-news.component.ts', text: "@Component({ templateUrl: './price-news.component.html' })\nexport class PriceNews {}\n" };
+    const news = locateComponent('PriceNews', [code, external], 'Angular')!;
+    assert.deepEqual(innerHtmlBindings(news, 'PriceNews', [code, external]), [{ source: 'src/app/price-news.component.html', line: 2 }]);
   });
 });
