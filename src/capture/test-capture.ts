@@ -277,8 +277,15 @@ export class TestCapture implements TargetListener, RuntimeSink {
         if (this.wantsNetwork()) this.network.onEvent(target, method, params);
       } else if (method === 'Audits.issueAdded') this.issues.onIssue(target, params.issue);
       else {
-        // A new document cancels the requests of the one it replaced: those lines come before the navigation's.
-        if (method === 'Page.frameNavigated' && this.wantsNetwork()) this.network.onEvent(target, method, params);
+        // A new document cancels the requests of the one it replaced: those lines come before the navigation's. A
+        // failure there is diagnosed on its own, so that the navigation itself is still recorded.
+        if (method === 'Page.frameNavigated' && this.wantsNetwork()) {
+          try {
+            this.network.onEvent(target, method, params);
+          } catch (error) {
+            this.recorder.diagnose(new DaebugCaptureError(`handling ${method} in ${this.realmOf(target)}`, error));
+          }
+        }
         onRuntimeEvent(this, target, method, params);
       }
     } catch (error) {
