@@ -87,7 +87,9 @@ export async function suiteOverhead(): Promise<Row[]> {
   const cpus: Record<string, number[]> = Object.fromEntries(projects.map(([name]) => [name, []]));
   const durations: Record<string, number[]> = Object.fromEntries(projects.map(([name]) => [name, []]));
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [which, dir, env] of projects) {
+    // The order turns each round (as in real-suite.ts), so no project always runs first or last.
+    const order = projects.map((_, i) => projects[(i + round - 1) % projects.length]!);
+    for (const [which, dir, env] of order) {
       const run = await runPlaywright(dir, [], env);
       const tests = listDurations(run.output);
       if (tests.length !== FILES * TESTS_PER_FILE) throw new Error(`suite-overhead: ${which} printed ${tests.length} passed tests\n${run.output.slice(-2000)}`);
