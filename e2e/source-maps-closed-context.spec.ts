@@ -52,13 +52,19 @@ const tests: Record<string, () => void> = {
       await context.addCookies([{ name: 'daebug_gate', value: 'open', url: baseURL! }]);
       await throwInApp(page, daebug, '/gated/app/app.html');
     }),
+  // A staging server behind HTTP Basic that also wants a header: the config's httpCredentials and extraHTTPHeaders.
+  'staging server, suite closes first': () =>
+    suiteClosesFirst.describe(() => {
+      suiteClosesFirst.use({ httpCredentials: { username: 'daebug', password: 'open' }, extraHTTPHeaders: { 'x-daebug-key': 'k1' } });
+      suiteClosesFirst('staging server, suite closes first', async ({ page, daebug }) => throwInApp(page, daebug, '/basic/app/app.html'));
+    }),
 };
 for (const title of process.env['DAEBUG_TEST_ORDER']!.split('|')) tests[title]!();
 `;
 
 const ORDERS = {
-  'closing test first': ['suite closes first', 'signed-in script, suite closes first', 'daebug first', 'plain'],
-  'plain test first': ['plain', 'daebug first', 'suite closes first', 'signed-in script, suite closes first'],
+  'closing test first': ['suite closes first', 'signed-in script, suite closes first', 'staging server, suite closes first', 'daebug first', 'plain'],
+  'plain test first': ['plain', 'daebug first', 'suite closes first', 'signed-in script, suite closes first', 'staging server, suite closes first'],
 } as const;
 
 test.describe.configure({ mode: 'default' });

@@ -136,13 +136,14 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   ],
 
   _daebugCapture: [
-    async ({ _daebugRecorder, playwright, _reuseContext }, use, testInfo) => {
+    async ({ _daebugRecorder, playwright, _reuseContext, extraHTTPHeaders, httpCredentials }, use, testInfo) => {
       if (!_daebugRecorder.options.capture) return use(undefined);
       // Playwright's own answer (1.57 to 1.65): the reuseContext option, PW_TEST_REUSE_CONTEXT, or the component-test
       // packages' reuse mode, unless video is on. A reused context's targets stay attached for the next test.
       const capture = new TestCapture(_daebugRecorder, _reuseContext === true);
       // What the source-map fetcher may use of the test's contexts: their cookies, kept before each one closes.
-      const contexts = new TestContexts();
+      // And the headers and credentials the test's options give its browser: a staging server behind HTTP Basic.
+      const contexts = new TestContexts({ extraHeaders: extraHTTPHeaders, credentials: httpCredentials });
       testContexts.set(capture, contexts);
       // Contexts the test makes itself (browser.newContext(), browser.newPage()) are captured as they are made, the
       // way Playwright's own tracing finds them; values are read, and cookies kept, before any of them closes (a

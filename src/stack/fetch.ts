@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { APIRequestContext } from '@playwright/test';
 import { internalCall } from '../capture/cdp/internal-call';
 import { firstLine } from '../format/first-line';
-import { httpGet, tooLarge } from './http-get';
+import { httpGet, tooLarge, type RequestSettings } from './http-get';
 
 export type FetchResult =
   | { ok: true; text: string; contentType: string; sourceMapHeader?: string | undefined }
@@ -32,6 +32,8 @@ export interface PageAccess {
   cookieHeader(url: string): Promise<string | undefined>;
   /** `context.request` of one of the test's contexts while it is open, else undefined. */
   openRequest(): APIRequestContext | undefined;
+  /** The test's `extraHTTPHeaders` and `httpCredentials`, sent as its browser would send them. */
+  requestSettings?(): Pick<RequestSettings, 'extraHeaders' | 'credentials'>;
 }
 
 /**
@@ -50,7 +52,7 @@ export function pageFetcher(page?: PageAccess, limits: FetchLimits = DEFAULT_FET
 }
 
 async function fetchHttp(url: string, limits: FetchLimits, page: PageAccess | undefined): Promise<FetchResult> {
-  const direct = await httpGet(url, limits, page && ((u) => page.cookieHeader(u)));
+  const direct = await httpGet(url, limits, page ? { ...page.requestSettings?.(), cookieHeader: (u) => page.cookieHeader(u) } : {});
   if (direct.ok || !direct.inTransit) return direct;
   const request = page?.openRequest();
   if (!request) return direct;

@@ -20,17 +20,45 @@ const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 6 }), 'h
 export type CookieHeader = (url: string) => Promise<string | undefined> | string | undefined;
 
 /**
+ * What the test's browser would send with its requests, from the test's options: `extraHTTPHeaders` with every one,
+ * `httpCredentials` (HTTP Basic) the way Playwright sends them: in answer to a 401, or with every request when
+ * `send: 'always'`, and only to `origin` when it is set.
+ */
+export interface RequestSettings {
+  cookieHeader?: CookieHeader | undefined;
+  extraHeaders?: Readonly<Record<string, string>> | undefined;
+  /** One set, or several for different origins (Playwright ≥ 1.60 takes a list). */
+  credentials?: Credentials | readonly Credentials[] | undefined;
+}
+
+export interface Credentials {
+  username: string;
+  password: string;
+  origin?: string | undefined;
+  send?: 'always' | 'unauthorized' | undefined;
+}
+
+/**
  * GETs `url`, following up to 5 redirects, and reads at most `maxBytes`. Dev servers on a loopback address often use
  * a self-signed certificate, which the browser was told to accept (`ignoreHTTPSErrors`); only for those hosts is the
  * certificate not checked. Failures before any answer (refused, unknown host, reset) are marked `inTransit`.
  */
-export async function httpGet(url: string, limits: FetchLimits, cookieHeader?: CookieHeader): Promise<FetchResult> {
+export async function httpGet(url: string, limits: FetchLimits, settings: RequestSettings = {}): Promise<FetchResult> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
   let current = url;
   try {
     for (let hop = 0; ; hop++) {
-      const cookie = await cookieHeader?.(current);
-      const answer = await getOnce(current, cookie, signal, limits.maxBytes);
+      const headers = { ...extraHeaders(settings.extraHeaders) };
+      const cookie = await settings.cookieHeader?.(current);
+      if (cookie) headers['cookie'] = headers['cookie'] ? `${headers['cookie']}; ${cookie}` : cookie;
+      const credentials = credentialsFor(settings.credentials, current);
+      const authorization = credentials && `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
+      if (authorization && credentials.send === 'always') headers['authorization'] = authorization;
+      let answer = await getOnce(current, headers, signal, limits.maxBytes);
+      // Playwright's default: the credentials answer the server's 401, and go no further than asked.
+      if ('status' in answer && answer.status === 401 && authorization && !headers['authorization']) {
+        answer = await getOnce(current, { ...headers, authorization }, signal, limits.maxBytes);
+      }
       if ('redirect' in answer) {
         if (hop >= MAX_REDIRECTS) return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects` };
         current = new URL(answer.redirect, current).href;
@@ -52,11 +80,39 @@ const TRANSIT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
 
 type Answer = FetchResult | { redirect: string };
 
-function getOnce(url: string, cookie: string | undefined, signal: AbortSignal, maxBytes: number): Promise<Answer> {
+/** The test's extra headers, lower-cased; daebug decodes only the encodings it asks for, so that header stays its own. */
+function extraHeaders(extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(extra ?? {})) {
+    const key = name.toLowerCase();
+    if (key !== 'accept-encoding' && typeof value === 'string') headers[key] = value;
+  }
+  return headers;
+}
+
+/** The credentials that may go to this URL: the set for its origin, else one with no origin; undefined for none. */
+export function credentialsFor(credentials: RequestSettings['credentials'], url: string): Credentials | undefined {
+  const list: readonly Credentials[] = !credentials ? [] : Array.isArray(credentials) ? credentials : [credentials as Credentials];
+  let origin: string;
+  try {
+    origin = new URL(url).origin.toLowerCase();
+  } catch {
+    return undefined;
+  }
+  const sameOrigin = (c: Credentials) => {
+    try {
+      return new URL(c.origin!).origin.toLowerCase() === origin;
+    } catch {
+      return false;
+    }
+  };
+  return list.find((c) => c.origin && sameOrigin(c)) ?? list.find((c) => !c.origin);
+}
+
+function getOnce(url: string, extra: Readonly<Record<string, string>>, signal: AbortSignal, maxBytes: number): Promise<Answer> {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
-  const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'daebug (source maps)' };
-  if (cookie) headers['cookie'] = cookie;
+  const headers: Record<string, string> = { accept: '*/*', 'user-agent': 'daebug (source maps)', ...extra, 'accept-encoding': 'gzip, deflate, br' };
   const options: https.RequestOptions = { method: 'GET', headers, signal, agent: secure ? agents['https:'] : agents['http:'] };
   if (secure && isLoopback(target.hostname)) options.rejectUnauthorized = false;
   return new Promise<Answer>((resolve, reject) => {

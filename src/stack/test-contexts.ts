@@ -1,13 +1,15 @@
 /**
  * The test's browser contexts as the source-map fetcher sees them: the cookies they held (read before a context
  * closes, so a server that serves scripts only to a signed-in browser still answers daebug after the suite's own
- * `context` fixture closed it), and the request client of one that is still open. Reading cookies is one protocol
+ * `context` fixture closed it), the headers and HTTP credentials of the test's options, and the request client of
+ * one that is still open. Reading cookies is one protocol
  * call per context, made only when the test has a stack to map.
  */
 import type { APIRequestContext, BrowserContext, Cookie } from '@playwright/test';
 import { internalCall } from '../capture/cdp/internal-call';
 import { debugLog } from '../errors';
 import type { PageAccess } from './fetch';
+import type { RequestSettings } from './http-get';
 
 export class TestContexts implements PageAccess {
   /** Each context with its close listener, removed at the test's end: a reused context outlives the test. */
@@ -18,6 +20,13 @@ export class TestContexts implements PageAccess {
   private readonly read = new WeakSet<BrowserContext>();
   /** The cookies of the contexts still open, read once, when the first URL needs them. */
   private openCookies: Promise<Cookie[]> | undefined;
+
+  /** The test's `extraHTTPHeaders` and `httpCredentials` options: what its browser sends with every request. */
+  constructor(private readonly settings: Pick<RequestSettings, 'extraHeaders' | 'credentials'> = {}) {}
+
+  requestSettings(): Pick<RequestSettings, 'extraHeaders' | 'credentials'> {
+    return this.settings;
+  }
 
   add(context: BrowserContext): void {
     if (this.contexts.has(context)) return;

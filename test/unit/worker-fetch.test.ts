@@ -20,10 +20,19 @@ import { bundle, positionOf } from './helpers/bundle';
 const app = bundle({ 'main.ts': "import { total } from './cart';\n(window as any).start = () => total([]);\n", 'cart.ts': 'export function total(items: any[]): number {\n  return items[0].price * 2;\n}\n' }, 'main.ts');
 
 let base = '';
-const hits: Array<{ path: string; cookie: string | undefined }> = [];
+const hits: Array<{ path: string; cookie: string | undefined; authorization?: string | undefined }> = [];
 const server = http.createServer((req, res) => {
   const path = req.url ?? '/';
-  hits.push({ path, cookie: req.headers.cookie });
+  hits.push({ path, cookie: req.headers.cookie, authorization: req.headers.authorization });
+  // A staging server behind HTTP Basic (ada:secret), and one that wants the suite's own header.
+  if (path.startsWith('/basic/')) {
+    if (req.headers.authorization !== `Basic ${Buffer.from('ada:secret').toString('base64')}`) return void res.writeHead(401, { 'www-authenticate': 'Basic realm="staging"' }).end('who?');
+    return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(app.js);
+  }
+  if (path.startsWith('/keyed/')) {
+    if (req.headers['x-staging-key'] !== 'k1') return void res.writeHead(403).end('no key');
+    return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(app.js);
+  }
   const gated = path.startsWith('/gated/');
   if (gated && !/session=s1/.test(req.headers.cookie ?? '')) return void res.writeHead(403).end('sign in');
   const file = gated ? path.slice('/gated'.length) : path;
@@ -80,7 +89,7 @@ function cookie(name: string, value: string, extra: Partial<Cookie> = {}): Cooki
 
 describe('httpGet', () => {
   it('reads a script with the cookie header, and follows a redirect', async () => {
-    const result = await httpGet(`${base}/moved`, LIMITS, () => 'session=s1');
+    const result = await httpGet(`${base}/moved`, LIMITS, { cookieHeader: () => 'session=s1' });
     assert.equal(result.ok, true);
     assert.equal(result.ok && result.text, app.js);
     assert.deepEqual(hits.slice(-2).map((h) => [h.path, h.cookie]), [['/moved', 'session=s1'], ['/gated/dist/app.js', 'session=s1']]);
@@ -220,5 +229,40 @@ describe("the worker's fetcher", () => {
     const unreachable = await fetch('http://127.0.0.1:9/app.js');
     assert.equal(unreachable.ok && unreachable.text, 'from the browser side');
     assert.deepEqual(calls, ['http://127.0.0.1:9/app.js']);
+  });
+});
+
+describe("the test's extraHTTPHeaders and httpCredentials", () => {
+  it('answers a 401 with the credentials, as Playwright does, and sends them up front only with send: always', async () => {
+    const credentials = { username: 'ada', password: 'secret' };
+    assert.deepEqual(await httpGet(`${base}/basic/app.js`, LIMITS), { ok: false, reason: 'HTTP 401', status: 401 });
+    hits.length = 0;
+    const answered = await httpGet(`${base}/basic/app.js`, LIMITS, { credentials });
+    assert.equal(answered.ok, true);
+    assert.deepEqual(hits.map((h) => h.authorization === undefined), [true, false]);
+    hits.length = 0;
+    assert.equal((await httpGet(`${base}/basic/app.js`, LIMITS, { credentials: { ...credentials, send: 'always' } })).ok, true);
+    assert.equal(hits.length, 1);
+  });
+
+  it('keeps credentials to their origin, and picks the set for the origin from a list', async () => {
+    const elsewhere = { username: 'ada', password: 'secret', origin: 'https://staging.example.com' };
+    assert.deepEqual(await httpGet(`${base}/basic/app.js`, LIMITS, { credentials: elsewhere }), { ok: false, reason: 'HTTP 401', status: 401 });
+    const list = [elsewhere, { username: 'ada', password: 'secret', origin: base }];
+    assert.equal((await httpGet(`${base}/basic/app.js`, LIMITS, { credentials: list })).ok, true);
+  });
+
+  it('sends the extra headers, and keeps its own accept-encoding', async () => {
+    assert.deepEqual(await httpGet(`${base}/keyed/app.js`, LIMITS), { ok: false, reason: 'HTTP 403', status: 403 });
+    const keyed = await httpGet(`${base}/keyed/app.js`, LIMITS, { extraHeaders: { 'X-Staging-Key': 'k1', 'Accept-Encoding': 'zstd' } });
+    assert.equal(keyed.ok, true);
+    assert.equal((await httpGet(`${base}/gzip`, LIMITS, { extraHeaders: { 'accept-encoding': 'identity' } })).ok, true);
+  });
+
+  it("reach the fetcher through the test's contexts", async () => {
+    const contexts = new TestContexts({ extraHeaders: { 'x-staging-key': 'k1' }, credentials: { username: 'ada', password: 'secret' } });
+    const fetcher = pageFetcher(contexts, LIMITS);
+    assert.equal((await fetcher(`${base}/keyed/app.js`)).ok, true);
+    assert.equal((await fetcher(`${base}/basic/app.js`)).ok, true);
   });
 });
