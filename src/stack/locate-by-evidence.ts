@@ -1,0 +1,106 @@
+/**
+ * The step of enrichment that locates events by their evidence when no frame of their stack is the app's: a failed
+ * request at the app's literal naming its URL, an error at the request whose URL it names, a framework's warning at
+ * the line its rule points to (locate-evidence.ts has the pure rules). Runs after the frames were mapped and the
+ * components named, over the app's own original sources, loaded once and only when an event needs them.
+ */
+import type { StoredEvent } from '../capture/recorder';
+import { namesUrl } from '../model/names-url';
+import type { SourceText } from './locate-component';
+import { assignmentsOfValue, innerHtmlBindings, linesNamingUrl, linesUsingComponent, mapCallsInComponent, ng0100CurrentValue, type FoundLine } from './locate-evidence';
+import { isUserSource } from './user-code';
+
+/** Locates what can be located by evidence among a test's events, in place; stops looking past `cpuEnd`. */
+export async function locateByEvidence(events: readonly StoredEvent[], appSources: () => Promise<SourceText[]>, cpuEnd: number): Promise<void> {
+  let loaded: Promise<SourceText[]> | undefined;
+  const sources = () => (loaded ??= appSources());
+  await locateRequests(events, sources, cpuEnd);
+  placeByNamedRequest(events);
+  await locateUses(events, sources, cpuEnd);
+}
+
+/** Failed requests located by their URL per test: each search reads every source of the app once. */
+const MAX_REQUESTS_BY_URL = 20;
+
+/**
+ * A failed request whose initiator's stack has no frame of the app (a library's client behind a promise chain, a
+ * fetch with no script on the stack) is located at the app's lines whose literal names its URL, in the original
+ * sources of the maps this test loaded: the evidence an agent would grep for, found the same way.
+ */
+async function locateRequests(events: readonly StoredEvent[], appSources: () => Promise<SourceText[]>, cpuEnd: number): Promise<void> {
+  const unplaced = events.filter((e) => e.network && !e.network.initiator?.original && !(e.frames ?? []).some((f) => f.userCode)).slice(0, MAX_REQUESTS_BY_URL);
+  if (!unplaced.length) return;
+  const sources = await appSources();
+  for (const event of unplaced) {
+    if (Date.now() > cpuEnd) return;
+    const found = linesNamingUrl(event.network!.url, sources);
+    if (found.length) event.foundInSource = found.map((f) => ({ ...f, by: 'url' as const }));
+  }
+}
+
+/** A request's failure is recorded when its response or error arrives, which may come after the client's error. */
+const REQUEST_CLOCK_SLACK_MS = 1000;
+
+/**
+ * An error with no frame of the app that names a failed request's whole URL (Angular's `HttpErrorResponse`, logged by
+ * its ErrorHandler) is that request's failure: the line to fix is the call that made the request, found by its URL
+ * or given by its initiator, and the error says so the same way (`by: 'url'`: its own text names the URL).
+ */
+function placeByNamedRequest(events: readonly StoredEvent[]): void {
+  const requests = events.filter((e) => e.network && !e.dropped);
+  if (!requests.length) return;
+  for (const event of events) {
+    if (event.network || event.dropped || event.foundInSource?.length || (event.frames ?? []).some((f) => f.userCode)) continue;
+    const headline = event.message.split('\n', 1)[0] ?? '';
+    if (!/https?:\/\//.test(headline)) continue;
+    const request = requests.filter((r) => r.realm === event.realm && r.timeMs <= event.timeMs + REQUEST_CLOCK_SLACK_MS && namesUrl(headline, r.network!.url)).pop();
+    const caller = request?.network?.initiator?.original;
+    const found = request?.foundInSource ?? (caller && isUserSource(caller.source) ? [{ source: caller.source, line: caller.line, by: 'url' as const }] : undefined);
+    if (found?.length) event.foundInSource = found.map((f) => ({ ...f }));
+  }
+}
+
+/** Vue's warnings about how a component is used: the fix is in the parent that passes the props. */
+const VUE_PROP_WARNING = /^\[Vue warn\]: (?:Missing required prop|Invalid prop)/;
+const REACT_KEY_WARNING = /unique "key" prop/;
+/** Angular's NG0100: the template read a value the component changed after the check. */
+const ANGULAR_CHANGED_AFTER_CHECK = /\bNG0100\b|ExpressionChangedAfterItHasBeenChecked/;
+/** Angular's DomSanitizer, on an `[innerHTML]` value it had to strip. */
+const ANGULAR_SANITIZED = /sanitizing HTML stripped some content/;
+
+/** Which use-site rule an event's warning calls for; undefined for none. */
+function useRule(event: StoredEvent): 'component-use' | 'key-map' | 'assignment' | 'inner-html' | undefined {
+  const component = event.component;
+  if (!component) return undefined;
+  if (component.framework === 'Vue') return VUE_PROP_WARNING.test(event.message) ? 'component-use' : undefined;
+  if (component.framework === 'React') return REACT_KEY_WARNING.test(event.message) && component.foundBy === 'name' ? 'key-map' : undefined;
+  if (component.foundBy !== 'name') return undefined;
+  if (ANGULAR_CHANGED_AFTER_CHECK.test(event.message)) return 'assignment';
+  return ANGULAR_SANITIZED.test(event.message) ? 'inner-html' : undefined;
+}
+
+/**
+ * A warning about how the app uses a component is fixed where it is used, not where it is declared: Vue's prop
+ * warnings at the parent's `<UserCard` / `h(UserCard,`, React's missing-key warning at the `.map(` inside the
+ * component it names (located by name; React's owner stack already gives the JSX line), Angular's NG0100 where the
+ * component sets the new value, its sanitizer warning at the component's `[innerHTML]` binding.
+ */
+async function locateUses(events: readonly StoredEvent[], appSources: () => Promise<SourceText[]>, cpuEnd: number): Promise<void> {
+  const wanted = events.filter((e) => useRule(e) !== undefined);
+  if (!wanted.length || Date.now() > cpuEnd) return;
+  const sources = await appSources();
+  for (const event of wanted) {
+    const component = event.component!;
+    const rule = useRule(event)!;
+    const declaration = component.source !== undefined && component.line !== undefined ? { source: component.source, line: component.line } : undefined;
+    let found: FoundLine[] = [];
+    if (rule === 'component-use') found = linesUsingComponent(component.name, sources);
+    else if (declaration && rule === 'key-map') found = mapCallsInComponent(declaration, sources);
+    else if (declaration && rule === 'inner-html') found = innerHtmlBindings(declaration, component.name, sources);
+    else if (declaration && rule === 'assignment') {
+      const value = ng0100CurrentValue(event.message);
+      if (value !== undefined) found = assignmentsOfValue(declaration, value, sources);
+    }
+    if (found.length) event.foundInSource = found.map((f) => ({ ...f, by: rule }));
+  }
+}
