@@ -45,7 +45,8 @@ let run: InlineRunResult, json: any, md: string;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   buildAngularApp();
-  ({ run, json, md } = await runForReport({ 'angular.spec.ts': spec }, 'an Angular page with three problems'));
+  // Its own output folder: inline runs that share the repository's test-results/ empty it for each other.
+  ({ run, json, md } = await runForReport({ 'angular.spec.ts': spec }, 'an Angular page with three problems', { configExtra: "outputDir: './test-results'," }));
 });
 
 const section = (title: string) => markdownSection(md, title);

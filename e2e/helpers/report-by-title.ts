@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test';
-import { runInlineTest, type InlineRunResult } from './run-playwright';
+import { runInlineTest, type InlineRunOptions, type InlineRunResult } from './run-playwright';
 
 /** The JSON and Markdown report of the test with this title in an inline run; throws with the run's output if none. */
 export function reportByTitle(run: InlineRunResult, title: string): { json: any; md: string } {
@@ -17,7 +17,7 @@ export function markdownSection(md: string, title: string): string {
 }
 
 /** Runs an inline project and reads the reports of the test with this title. */
-export async function runForReport(files: Record<string, string>, title: string): Promise<{ run: InlineRunResult; json: any; md: string }> {
-  const run = await runInlineTest(files);
+export async function runForReport(files: Record<string, string>, title: string, options: InlineRunOptions = {}): Promise<{ run: InlineRunResult; json: any; md: string }> {
+  const run = await runInlineTest(files, options);
   return { run, ...reportByTitle(run, title) };
 }
