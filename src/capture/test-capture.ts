@@ -271,25 +271,35 @@ export class TestCapture implements TargetListener, RuntimeSink {
   // TargetListener
   onEvent(target: Target, method: string, params: any): void {
     if (this.ended) return;
+    // Inline, not a closure: this runs for every CDP event of every target.
     try {
-      if (method === 'Target.targetCrashed' || method === 'Inspector.targetCrashed') this.crashed(target);
-      else if (method.startsWith('Network.')) {
-        if (this.wantsNetwork()) this.network.onEvent(target, method, params);
-      } else if (method === 'Audits.issueAdded') this.issues.onIssue(target, params.issue);
-      else {
-        // A new document cancels the requests of the one it replaced: those lines come before the navigation's. A
-        // failure there is diagnosed on its own, so that the navigation itself is still recorded.
-        if (method === 'Page.frameNavigated' && this.wantsNetwork()) {
-          try {
-            this.network.onEvent(target, method, params);
-          } catch (error) {
-            this.recorder.diagnose(new DaebugCaptureError(`handling ${method} in ${this.realmOf(target)}`, error));
-          }
-        }
-        onRuntimeEvent(this, target, method, params);
-      }
+      this.handle(target, method, params);
     } catch (error) {
-      this.recorder.diagnose(new DaebugCaptureError(`handling ${method} in ${this.realmOf(target)}`, error));
+      this.diagnoseEvent(target, method, error);
+    }
+  }
+
+  /** A handler that threw (a hostile page's odd values) is diagnosed; the other handlers and events go on. */
+  private diagnoseEvent(target: Target, method: string, error: unknown): void {
+    this.recorder.diagnose(new DaebugCaptureError(`handling ${method} in ${this.realmOf(target)}`, error));
+  }
+
+  private handle(target: Target, method: string, params: any): void {
+    if (method === 'Target.targetCrashed' || method === 'Inspector.targetCrashed') this.crashed(target);
+    else if (method.startsWith('Network.')) {
+      if (this.wantsNetwork()) this.network.onEvent(target, method, params);
+    } else if (method === 'Audits.issueAdded') this.issues.onIssue(target, params.issue);
+    else {
+      // A new document cancels the requests of the one it replaced: those lines come before the navigation's. A
+      // failure there is diagnosed on its own, so that the navigation itself is still recorded.
+      if (method === 'Page.frameNavigated' && this.wantsNetwork()) {
+        try {
+          this.network.onEvent(target, method, params);
+        } catch (error) {
+          this.diagnoseEvent(target, method, error);
+        }
+      }
+      onRuntimeEvent(this, target, method, params);
     }
   }
 

@@ -6,7 +6,7 @@
  */
 import { UNCAUGHT_SOURCES } from '../model/classify';
 import type { DaebugEvent } from '../model/schema';
-import { namesUrl } from '../model/names-url';
+import { requestNamedBy } from '../model/names-url';
 
 /** React 18's separate log about an error it caught, right after that error: "The above error occurred in the <X> component". */
 const REACT_BOUNDARY_LOG = /^(?:Warning: )?The above error occurred in the <[A-Za-z_$][\w$.]*> component/;
@@ -63,7 +63,7 @@ export function explainedBy(event: DaebugEvent, events: readonly DaebugEvent[]):
   }
   const headline = event.message.split('\n', 1)[0] ?? '';
   // An HTTP client's error that names the request (Angular's "Http failure response for <url>: 404 Not Found").
-  const named = failedRequestNamedIn(headline, event, events);
+  const named = failedRequestNamedIn(event, events);
   if (named) return named;
   if (FROM_A_RESPONSE.test(headline)) {
     const time = Date.parse(event.time);
@@ -74,18 +74,13 @@ export function explainedBy(event: DaebugEvent, events: readonly DaebugEvent[]):
   return undefined;
 }
 
-/** A request's failure is recorded when its response or error arrives, which may come after the client's error. */
-const REQUEST_CLOCK_SLACK_MS = 1000;
-
 /**
  * The failed request of the same realm whose full URL the error's first line names, the latest before it: an HTTP
  * client's error about a response (Angular's `HttpErrorResponse`, a fetch wrapper's "GET <url> failed: 500") is
  * that request's failure, whatever code reported it.
  */
-export function failedRequestNamedIn(headline: string, event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent | undefined {
-  if (!/https?:\/\//.test(headline)) return undefined;
-  const time = Date.parse(event.time);
-  return events
-    .filter((e) => e.source === 'network' && e.network && e.realm === event.realm && Date.parse(e.time) <= time + REQUEST_CLOCK_SLACK_MS && namesUrl(headline, e.network.url))
-    .pop();
+function failedRequestNamedIn(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent | undefined {
+  const timed = (e: DaebugEvent) => ({ event: e, realm: e.realm, timeMs: Date.parse(e.time) });
+  const requests = events.filter((e) => e.source === 'network' && e.network).map(timed);
+  return requestNamedBy({ ...timed(event), message: event.message }, requests, (r) => r.event.network!.url)?.event;
 }

@@ -5,7 +5,8 @@
  * components named, over the app's own original sources, loaded once and only when an event needs them.
  */
 import type { StoredEvent } from '../capture/recorder';
-import { namesUrl } from '../model/names-url';
+import { isNetworkFailure } from '../model/classify';
+import { requestNamedBy } from '../model/names-url';
 import type { SourceText } from './locate-component';
 import { assignmentsOfValue, innerHtmlBindings, linesNamingUrl, linesUsingComponent, mapCallsInComponent, ng0100CurrentValue, type FoundLine } from './locate-evidence';
 import { isUserSource } from './user-code';
@@ -28,7 +29,7 @@ const MAX_REQUESTS_BY_URL = 20;
  * sources of the maps this test loaded: the evidence an agent would grep for, found the same way.
  */
 async function locateRequests(events: readonly StoredEvent[], appSources: () => Promise<SourceText[]>, cpuEnd: number): Promise<void> {
-  const unplaced = events.filter((e) => e.network && !e.network.initiator?.original && !(e.frames ?? []).some((f) => f.userCode)).slice(0, MAX_REQUESTS_BY_URL);
+  const unplaced = failedRequests(events).filter((e) => !e.network!.initiator?.original && !(e.frames ?? []).some((f) => f.userCode)).slice(0, MAX_REQUESTS_BY_URL);
   if (!unplaced.length) return;
   const sources = await appSources();
   for (const event of unplaced) {
@@ -38,8 +39,10 @@ async function locateRequests(events: readonly StoredEvent[], appSources: () => 
   }
 }
 
-/** A request's failure is recorded when its response or error arrives, which may come after the client's error. */
-const REQUEST_CLOCK_SLACK_MS = 1000;
+/** The failed requests among the events; a request the page canceled (`network.canceled`) has nothing to fix. */
+function failedRequests(events: readonly StoredEvent[]): StoredEvent[] {
+  return events.filter((e) => isNetworkFailure(e) && e.network && !e.dropped);
+}
 
 /**
  * An error with no frame of the app that names a failed request's whole URL (Angular's `HttpErrorResponse`, logged by
@@ -47,13 +50,11 @@ const REQUEST_CLOCK_SLACK_MS = 1000;
  * or given by its initiator, and the error says so the same way (`by: 'url'`: its own text names the URL).
  */
 function placeByNamedRequest(events: readonly StoredEvent[]): void {
-  const requests = events.filter((e) => e.network && !e.dropped);
+  const requests = failedRequests(events);
   if (!requests.length) return;
   for (const event of events) {
     if (event.network || event.dropped || event.foundInSource?.length || (event.frames ?? []).some((f) => f.userCode)) continue;
-    const headline = event.message.split('\n', 1)[0] ?? '';
-    if (!/https?:\/\//.test(headline)) continue;
-    const request = requests.filter((r) => r.realm === event.realm && r.timeMs <= event.timeMs + REQUEST_CLOCK_SLACK_MS && namesUrl(headline, r.network!.url)).pop();
+    const request = requestNamedBy(event, requests, (r) => r.network!.url);
     const caller = request?.network?.initiator?.original;
     const found = request?.foundInSource ?? (caller && isUserSource(caller.source) ? [{ source: caller.source, line: caller.line, by: 'url' as const }] : undefined);
     if (found?.length) event.foundInSource = found.map((f) => ({ ...f }));
