@@ -106,7 +106,24 @@ export interface RunResult {
   wallMs: number;
   /** CPU time of the runner, its workers and every browser process they started; NaN when it could not be read. */
   cpuMs: number;
+  /** With `split`: the CPU of Playwright's runner and of its workers (Node processes); the rest of `cpuMs` is the browsers'. */
+  runnerMs?: number;
+  workersMs?: number;
   output: string;
+}
+
+/** Environment that makes each Node process of a run log its CPU at exit (bench/cpu-at-exit.cjs) into `file`. */
+function splitEnv(file: string): Record<string, string> {
+  fs.rmSync(file, { force: true });
+  const preload = `--require ${path.join(__dirname, 'cpu-at-exit.cjs')}`;
+  return { NODE_OPTIONS: [process.env['NODE_OPTIONS'], preload].filter(Boolean).join(' '), DAEBUG_BENCH_CPU_LOG: file };
+}
+
+function readSplit(file: string): { runnerMs: number; workersMs: number } {
+  const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : [];
+  const entries = lines.map((line) => JSON.parse(line) as { kind: string; ms: number });
+  const sum = (kind: string) => (entries.some((e) => e.kind === kind) ? entries.filter((e) => e.kind === kind).reduce((total, e) => total + e.ms, 0) : NaN);
+  return { runnerMs: sum('runner'), workersMs: sum('worker') };
 }
 
 let perfWorks: boolean | undefined;
@@ -130,8 +147,10 @@ export const cpuSource = (): string => (hasPerf() ? 'perf stat task-clock' : 'un
  * Runs `playwright test` in a project folder and times it from spawn to exit. With `perf` installed it also counts the
  * CPU time of the whole process tree, a figure that other load on the machine disturbs far less than wall time.
  */
-export async function runPlaywright(dir: string, args: string[] = [], env: Record<string, string> = {}): Promise<RunResult> {
+export async function runPlaywright(dir: string, args: string[] = [], env: Record<string, string> = {}, options: { split?: boolean } = {}): Promise<RunResult> {
   linkPackage();
+  const splitFile = path.join(dir, '.cpu-split.jsonl');
+  if (options.split) env = { ...env, ...splitEnv(splitFile) };
   const perfOut = path.join(dir, '.perf-stat.txt');
   fs.rmSync(perfOut, { force: true });
   const command = [process.execPath, cli, 'test', ...args];
@@ -151,7 +170,7 @@ export async function runPlaywright(dir: string, args: string[] = [], env: Recor
   // perf's CSV line: "12345.67,msec,task-clock,…".
   const line = fs.existsSync(perfOut) ? fs.readFileSync(perfOut, 'utf8').split('\n').find((l) => l.includes('task-clock')) : undefined;
   const cpuMs = line ? Number(line.split(',')[0]) : NaN;
-  return { wallMs, cpuMs, output };
+  return { wallMs, cpuMs, output, ...(options.split ? readSplit(splitFile) : {}) };
 }
 
 /** Test durations as the `list` reporter prints them: "✓  12 tests/a.spec.ts:3:1 › t 12 (345ms)". */

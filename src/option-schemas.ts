@@ -38,3 +38,12 @@ export const valuesModeSchema = z.enum(['auto', 'full']);
 export const booleanSchema = z.boolean();
 
 export const baselineSchema = z.string().min(1).optional();
+
+/** `['daebug/reporter', { ... }]`'s options (src/reporter/options.ts), for what the quick checks there refuse. */
+export const reporterSchemas = {
+  outputDir: z.string().min(1).optional(),
+  maxReportBytes: z.number().int().min(4096).optional(),
+  githubAnnotations: z.union([z.boolean(), z.enum(['all', 'new'])]).optional(),
+  githubSummary: z.boolean().optional(),
+  maxAnnotations: z.number().int().min(0).optional(),
+};

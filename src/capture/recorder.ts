@@ -102,6 +102,8 @@ export interface CaptureRecord {
   staleAllowList?: StaleAllowList;
   /** The baseline file (`daebugBaseline`), absolute; set by the fixture with the events' `known` marks. */
   baseline?: string;
+  /** This run's key (src/model/record-key.ts), set by the fixture when daebug's reporter runs: the reporter trusts the record. */
+  key?: string;
 }
 
 /**

@@ -1,34 +1,20 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { DaebugErrorCode } from '../errors';
-import { diagnosticSchema, droppedSchema, eventSchema, jobSchema, staleAllowListSchema, unmappedScriptSchema, type Diagnostic } from './schema';
+import type { Diagnostic } from './schema';
+import { RECORD_VERSION } from './record-version';
+import { isThisRunsRecord } from './record-key';
 
-/**
- * Version of the capture record the fixture attaches to each test (`CaptureRecord` in src/capture/recorder.ts).
- * The reporter reads only this version; bump both together on any breaking change.
- */
-export const RECORD_VERSION = 1;
+export { RECORD_VERSION };
 
-/**
- * What the reporter needs from the fixture's record. Loose: fields it does not know are allowed (and kept,
- * see `parseRecord`), so the capture side can add optional fields without a reporter change.
- */
-export const recordSchema = z.looseObject({
-  version: z.literal(RECORD_VERSION),
-  capture: z.boolean(),
-  strict: z.boolean(),
-  realms: z.array(z.string()),
-  jobs: z.array(jobSchema),
-  steps: z.array(jobSchema).optional(),
-  events: z.array(eventSchema),
-  dropped: droppedSchema,
-  diagnostics: z.array(diagnosticSchema),
-  unmappedScripts: z.array(unmappedScriptSchema).optional(),
-  maxReportBytes: z.number().int().positive().optional(),
-  staleAllowList: staleAllowListSchema.optional(),
-  baseline: z.string().optional(),
-});
+/** The schema, loaded on first use: this run's own records do not need it (see `validateRecord`). */
+type RecordSchema = typeof import('./record-schema').recordSchema;
+let schema: RecordSchema | undefined;
+function recordSchema(): RecordSchema {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (schema ??= (require('./record-schema') as typeof import('./record-schema')).recordSchema);
+}
 
-export type RecordData = z.infer<typeof recordSchema>;
+export type RecordData = z.infer<RecordSchema>;
 
 export const RECORD_INVALID: DaebugErrorCode = 'DAEBUG_RECORD_INVALID';
 
@@ -80,7 +66,12 @@ export function parseRecord(text: string): RecordResult {
   return validateRecord(data);
 }
 
-/** Like `parseRecord`, for a value already parsed from JSON. */
+/**
+ * Like `parseRecord`, for a value already parsed from JSON. A record that carries this run's key was built by this
+ * run's fixture, from typed code, and is used as it is; any other (a merged shard's, another version's, a test's own
+ * `daebug` attachment) goes through the schema. Issue 25: the runner's check of every record was a second check of
+ * what TypeScript checked where the record was built, and it loaded zod into every runner.
+ */
 export function validateRecord(data: unknown): RecordResult {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return invalid(`it is ${Array.isArray(data) ? 'an array' : `${describe(data)}`}, not a record object (expected version ${RECORD_VERSION})`, HINT_FOREIGN);
@@ -89,7 +80,8 @@ export function validateRecord(data: unknown): RecordResult {
   if (version !== RECORD_VERSION) {
     return invalid(`its version is ${describe(version)}, this reporter reads version ${RECORD_VERSION}`, version === undefined ? HINT_FOREIGN : HINT_MISMATCH);
   }
-  const parsed = recordSchema.safeParse(data);
+  if (isThisRunsRecord(data)) return { ok: true, record: data as RecordData };
+  const parsed = recordSchema().safeParse(data);
   if (parsed.success) return { ok: true, record: data as RecordData };
   const issues = parsed.error.issues;
   const listed = issues

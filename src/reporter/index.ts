@@ -8,6 +8,7 @@ import { formatMarkdown } from '../format/markdown';
 import { formatIndexMarkdown, RUNNING_STATUS, type IndexEntry, type RunIndex } from '../format/index-markdown';
 import { ATTACHMENT_NAME, MARKDOWN_ATTACHMENT_CONTENT_TYPE, MARKDOWN_ATTACHMENT_NAME } from '../model/attachment';
 import { parseRecord, type RecordData } from '../model/record';
+import { startRecordKey } from '../model/record-key';
 import type { Attempt, Diagnostic, Report } from '../model/schema';
 import { OUTPUT_DIR_ENV } from '../report-path';
 import { reportSlug } from '../slug';
@@ -17,7 +18,6 @@ import { cleanStaleTemps, removeInflightTemps, writeAtomic } from './write';
 import { WriteQueue } from './write-queue';
 import { GitHubOutput } from './github';
 import { RunGroups, testKeyOf } from '../run/groups';
-import { readBaseline } from '../run/baseline-file';
 import { RunUnmappedScripts } from '../run/unmapped-scripts';
 
 const INDEX_EVERY_MS = 2000;
@@ -62,6 +62,8 @@ class DaebugReporter implements Reporter {
     process.env[OUTPUT_DIR_ENV] = this.options.outputDir;
     // The workers this runner forks keep their tests' reports up to date while they run (src/live/live-report.ts).
     process.env[LIVE_ENV] = liveEnvValue({ dir: this.options.outputDir, maxReportBytes: this.options.maxReportBytes }, process.pid);
+    // And they mark their records as this run's: the reporter reads them without the schema (src/model/record.ts).
+    startRecordKey();
     this.github = githubOutput(this.options, config);
     // Playwright stops gracefully on SIGINT (onEnd says 'interrupted'), but SIGTERM ends the runner at once.
     process.once('SIGTERM', this.onSigterm);
@@ -205,6 +207,9 @@ class DaebugReporter implements Reporter {
       this.baselineFile = baseline;
       this.groups.noteBaseline();
       try {
+        // Required here: the baseline's reader and its schema load only in runs whose tests use a baseline.
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { readBaseline } = require('../run/baseline-file') as typeof import('../run/baseline-file');
         this.groups.setBaseline(readBaseline(baseline));
       } catch (error) {
         // The tests read it a moment ago; a merge on another machine may not have it: groups are then new by the events' marks.

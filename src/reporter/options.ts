@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
-import { parseOption } from '../options';
+import { optionSchemas, parseOption, type OptionCheck } from '../options';
 import { DaebugOptionsError } from '../errors';
 
 /** Options of `['daebug/reporter', { ... }]`. */
@@ -28,13 +27,20 @@ export interface DaebugReporterOptions {
 
 const KNOWN = ['outputDir', 'maxReportBytes', 'githubAnnotations', 'githubSummary', 'maxAnnotations'];
 
-const schema = z.object({
-  outputDir: z.string().min(1).optional(),
-  maxReportBytes: z.number().int().min(4096).optional(),
-  githubAnnotations: z.union([z.boolean(), z.enum(['all', 'new'])]).optional(),
-  githubSummary: z.boolean().optional(),
-  maxAnnotations: z.number().int().min(0).optional(),
+// Quick checks that accept only what the schemas accept unchanged: zod loads in the runner only for a value they
+// refuse, to say what is wrong with it (issue 25: the runner loads what a run uses).
+const isInt = (value: unknown, min: number): boolean => typeof value === 'number' && Number.isInteger(value) && value >= min;
+const check = <T>(accepts: (value: unknown) => boolean, name: keyof ReturnType<typeof optionSchemas>['reporterSchemas']): OptionCheck<T> => ({
+  accepts: (value) => value === undefined || accepts(value),
+  schema: () => optionSchemas().reporterSchemas[name] as never,
 });
+const checks = {
+  outputDir: check<string | undefined>((value) => typeof value === 'string' && value.length > 0, 'outputDir'),
+  maxReportBytes: check<number | undefined>((value) => isInt(value, 4096), 'maxReportBytes'),
+  githubAnnotations: check<boolean | 'all' | 'new' | undefined>((value) => typeof value === 'boolean' || value === 'all' || value === 'new', 'githubAnnotations'),
+  githubSummary: check<boolean | undefined>((value) => typeof value === 'boolean', 'githubSummary'),
+  maxAnnotations: check<number | undefined>((value) => isInt(value, 0), 'maxAnnotations'),
+};
 
 export interface ResolvedReporterOptions {
   outputDir: string;
@@ -59,11 +65,11 @@ export function resolveReporterOptions(raw: unknown, configDir: string): Resolve
       });
     }
   }
-  const outputDir = parseOption('outputDir', schema.shape.outputDir, own['outputDir'], 'a non-empty folder path, e.g. "reports"');
-  const maxReportBytes = parseOption('maxReportBytes', schema.shape.maxReportBytes, own['maxReportBytes'], 'an integer of at least 4096 (bytes)');
-  const githubAnnotations = parseOption('githubAnnotations', schema.shape.githubAnnotations, own['githubAnnotations'], "true, false, 'all' or 'new'");
-  const githubSummary = parseOption('githubSummary', schema.shape.githubSummary, own['githubSummary'], 'true or false');
-  const maxAnnotations = parseOption('maxAnnotations', schema.shape.maxAnnotations, own['maxAnnotations'], 'an integer of at least 0');
+  const outputDir = parseOption('outputDir', checks.outputDir, own['outputDir'], 'a non-empty folder path, e.g. "reports"');
+  const maxReportBytes = parseOption('maxReportBytes', checks.maxReportBytes, own['maxReportBytes'], 'an integer of at least 4096 (bytes)');
+  const githubAnnotations = parseOption('githubAnnotations', checks.githubAnnotations, own['githubAnnotations'], "true, false, 'all' or 'new'");
+  const githubSummary = parseOption('githubSummary', checks.githubSummary, own['githubSummary'], 'true or false');
+  const maxAnnotations = parseOption('maxAnnotations', checks.maxAnnotations, own['maxAnnotations'], 'an integer of at least 0');
   const baseDir = typeof input['configDir'] === 'string' ? input['configDir'] : configDir;
   return {
     outputDir: path.resolve(baseDir, outputDir ?? 'reports'),

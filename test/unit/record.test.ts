@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseRecord, validateRecord, RECORD_VERSION, type RecordData, type RecordResult } from '../../src/model/record';
 import { buildAttempt, playwrightWillRetry } from '../../src/reporter/build-report';
+import { RECORD_KEY_ENV, recordKey, startRecordKey } from '../../src/model/record-key';
 
 function record(fields: Record<string, unknown> = {}): Record<string, unknown> {
   const base: RecordData = {
@@ -40,6 +41,28 @@ describe('record validation (src/model/record.ts)', () => {
     assert.deepEqual(result.record, input);
     assert.equal((result.record.events[1] as Record<string, unknown>)['futureEventField'], 'kept');
     assert.equal(RECORD_VERSION, 1);
+  });
+
+  it("reads this run's own records without the schema, and checks every other record with it", () => {
+    const before = process.env[RECORD_KEY_ENV];
+    try {
+      startRecordKey();
+      const key = recordKey();
+      assert.match(key ?? '', /^[0-9a-f-]{36}$/);
+      // A shape the schema refuses, to tell which path read it: with this run's key it is used as it is.
+      const odd = record({ realms: 'not a list', key });
+      assert.equal(validateRecord(odd).ok, true);
+      assert.equal(validateRecord({ ...odd, key: 'another-run' }).ok, false);
+      assert.equal(validateRecord({ ...odd, key: undefined }).ok, false);
+      // The version is checked first either way: a record of another version is never trusted.
+      assert.equal(validateRecord({ ...odd, version: 2 }).ok, false);
+      delete process.env[RECORD_KEY_ENV];
+      assert.equal(recordKey(), undefined);
+      assert.equal(validateRecord(odd).ok, false, 'without a key in the environment every record goes through the schema');
+    } finally {
+      if (before === undefined) delete process.env[RECORD_KEY_ENV];
+      else process.env[RECORD_KEY_ENV] = before;
+    }
   });
 
   it('accepts a record without steps or maxReportBytes, and with maxReportBytes', () => {

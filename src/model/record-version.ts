@@ -1,0 +1,5 @@
+/**
+ * Version of the capture record the fixture attaches to each test (`CaptureRecord` in src/capture/recorder.ts).
+ * The reporter reads only this version; bump both together on any breaking change.
+ */
+export const RECORD_VERSION = 1;

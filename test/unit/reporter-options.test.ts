@@ -1,0 +1,33 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { resolveReporterOptions } from '../../src/reporter/options';
+
+const zodLoaded = (): boolean => Object.keys(require.cache).some((file) => file.includes(`${path.sep}zod${path.sep}`));
+
+describe('reporter options (src/reporter/options.ts)', () => {
+  it('resolves well-formed options without loading zod (issue 25: the runner loads what a run uses)', () => {
+    assert.equal(zodLoaded(), false, 'nothing before this test loads zod');
+    const options = resolveReporterOptions({ outputDir: 'out', maxReportBytes: 4096, githubAnnotations: 'new', githubSummary: false, maxAnnotations: 0, configDir: '/cfg', _internal: 1 }, '/x');
+    assert.deepEqual(options, { outputDir: path.resolve('/cfg', 'out'), maxReportBytes: 4096, githubAnnotations: 'new', githubSummary: false, maxAnnotations: 0 });
+    assert.deepEqual(resolveReporterOptions(undefined, '/x'), { outputDir: path.resolve('/x', 'reports'), maxReportBytes: 256 * 1024, githubAnnotations: true, githubSummary: true, maxAnnotations: 10 });
+    assert.equal(zodLoaded(), false);
+  });
+
+  it("refuses what the schema refuses, and names the option: the quick checks' edges", () => {
+    const bad: Array<[Record<string, unknown>, RegExp]> = [
+      [{ outputDir: '' }, /outputDir/],
+      [{ outputDir: 3 }, /outputDir/],
+      [{ maxReportBytes: 4095 }, /maxReportBytes[\s\S]*at least 4096/],
+      [{ maxReportBytes: 5000.5 }, /maxReportBytes/],
+      [{ maxReportBytes: '8192' }, /maxReportBytes/],
+      [{ githubAnnotations: 'yes' }, /githubAnnotations/],
+      [{ githubSummary: 1 }, /githubSummary/],
+      [{ maxAnnotations: 1.5 }, /maxAnnotations/],
+      [{ maxAnnotations: Number.NaN }, /maxAnnotations/],
+    ];
+    for (const [options, message] of bad) {
+      assert.throws(() => resolveReporterOptions(options, '/x'), (e: Error & { code?: string }) => e.code === 'DAEBUG_OPTIONS_INVALID' && message.test(e.message), JSON.stringify(options));
+    }
+  });
+});
