@@ -117,6 +117,18 @@ test("the trace holds the test body's own actions (else the check below proves n
   expect(actions.some((a) => a.inFixture), listing()).toBe(true);
 });
 
+test("daebug's fixtures make no step of their own in the trace (box: 'self'); Playwright's own fixtures still do", () => {
+  const fixtureSteps = actions.filter((a) => /^Fixture "/.test(a.title)).map((a) => a.title);
+  // Playwright's own `context` and `page` fixtures are there, so the check below can fail.
+  expect(fixtureSteps, listing()).toEqual(expect.arrayContaining(['Fixture "context"', 'Fixture "page"']));
+  expect(fixtureSteps.filter((t) => /daebug/i.test(t)), listing()).toEqual([]);
+  // daebug overrides `context` and `page`: each shows once in the setup and once in the teardown (Playwright's own
+  // layer), not once more for daebug's.
+  const count = (hook: string, title: string) => actions.filter((a) => a.title === title && a.path[0] === hook).length;
+  const counts = ['Before Hooks', 'After Hooks'].flatMap((hook) => [count(hook, 'Fixture "context"'), count(hook, 'Fixture "page"')]);
+  expect(counts, listing()).toEqual([1, 1, 1, 1]);
+});
+
 test("9. no CDP action among the test body's actions in test.trace", () => {
   const leaked = actions.filter((a) => !a.inFixture && CDP.test(a.title));
   expect(leaked.map((a) => `${[...a.path, a.title].join(' › ')} [${a.where}]`), `actions of the trace:\n${listing()}`).toEqual([]);

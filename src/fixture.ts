@@ -98,18 +98,24 @@ interface ReuseArgs {
 
 const SETTLE_MS = 1000;
 
-/** daebug's fixtures, for `base.extend(daebugFixtures)` or `mergeTests`. */
+/**
+ * daebug's fixtures, for `base.extend(daebugFixtures)` or `mergeTests`. Each is `box: 'self'`: Playwright makes no
+ * step for its setup and teardown. With `box: true` it still made one (hidden from reporters, but with a stack
+ * captured and source-mapped, two messages to the runner and a trace entry), eight a test for four fixtures, and
+ * one more at the teardown of each option left at its default: fourteen steps a test (issue 25). A Playwright older
+ * than `'self'` reads it as `true`. An option a suite sets in `use` is Playwright's registration then, with its step.
+ */
 export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalFixtures, {}, Args & ReuseArgs, PlaywrightWorkerArgs & PlaywrightWorkerOptions> = {
-  daebugStrict: [false, { option: true }],
-  daebugCapture: [true, { option: true }],
-  daebugIgnore: [[], { option: true }],
-  daebugLimits: [{}, { option: true }],
-  daebugRedact: [true, { option: true }],
-  daebugNetwork: ['report', { option: true }],
-  daebugAsyncStacks: [false, { option: true }],
-  daebugLive: [true, { option: true }],
-  daebugBaseline: [undefined, { option: true }],
-  daebugValues: ['auto', { option: true }],
+  daebugStrict: [false, { option: true, box: 'self' }],
+  daebugCapture: [true, { option: true, box: 'self' }],
+  daebugIgnore: [[], { option: true, box: 'self' }],
+  daebugLimits: [{}, { option: true, box: 'self' }],
+  daebugRedact: [true, { option: true, box: 'self' }],
+  daebugNetwork: ['report', { option: true, box: 'self' }],
+  daebugAsyncStacks: [false, { option: true, box: 'self' }],
+  daebugLive: [true, { option: true, box: 'self' }],
+  daebugBaseline: [undefined, { option: true, box: 'self' }],
+  daebugValues: ['auto', { option: true, box: 'self' }],
 
   _daebugRecorder: [
     async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork, daebugAsyncStacks, daebugLive, daebugBaseline, daebugValues, trace }, use, testInfo) => {
@@ -132,7 +138,7 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
       const traceCopy = recordsTrace(trace, testInfo.retry) || !reporterRuns;
       await finish(recorder, testInfo, startedMs, traceCopy, baseline, bodyEnded.get(recorder));
     },
-    { auto: true, box: true },
+    { auto: true, box: 'self' },
   ],
 
   _daebugCapture: [
@@ -179,7 +185,7 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
         capture.end();
       }
     },
-    { auto: true, box: true },
+    { auto: true, box: 'self' },
   ],
 
   context: [
@@ -192,7 +198,7 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
       // closed it already (SvelteKit's does): the stacks are mapped by daebug's own fetcher either way.
       if (_daebugCapture) await settleAndEnrich(_daebugCapture, _daebugRecorder, testInfo);
     },
-    { scope: 'test', box: true },
+    { scope: 'test', box: 'self' },
   ],
 
   page: [
@@ -201,7 +207,7 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
       await use(page);
       markBodyEnd(_daebugRecorder);
     },
-    { scope: 'test', box: true },
+    { scope: 'test', box: 'self' },
   ],
 
   daebug: [
@@ -209,7 +215,7 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
       await use(new Daebug(_daebugRecorder, _daebugCapture));
       markBodyEnd(_daebugRecorder);
     },
-    { box: true },
+    { box: 'self' },
   ],
 };
 
