@@ -41,6 +41,24 @@ export const mb = (bytes: number): string => `${fmt(bytes / 1024 / 1024)} MB`;
 
 export { linkPackage };
 
+let installed = false;
+
+/**
+ * Installs the built package as a copy in `.bench-tmp/node_modules/daebug`, where the generated projects find it
+ * before the repository's link: a path inside node_modules, as a user's install is. Through the link the real path is
+ * the repository's `dist/`, which Playwright treats as the suite's own code and compiles with Babel in the runner and
+ * in every worker, a cost no installed package pays.
+ */
+export function installPackage(): void {
+  if (installed) return;
+  const target = path.join(tmpRoot, 'node_modules', 'daebug');
+  fs.rmSync(target, { recursive: true, force: true });
+  fs.mkdirSync(target, { recursive: true });
+  fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(target, 'package.json'));
+  fs.cpSync(path.join(repoRoot, 'dist'), path.join(target, 'dist'), { recursive: true });
+  installed = true;
+}
+
 export function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
@@ -95,6 +113,9 @@ export default defineConfig({
 export function writeProject(name: string, files: Record<string, string>): string {
   const dir = path.join(tmpRoot, name);
   fs.rmSync(dir, { recursive: true, force: true });
+  // A package.json of its own: else the repository's is the nearest, and Node resolves 'daebug' to the repository
+  // itself (a package's self-reference), not to the installed copy (installPackage).
+  files = { 'package.json': `${JSON.stringify({ name: `bench-${name}`, private: true, type: 'commonjs' }, null, 2)}\n`, ...files };
   for (const [file, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     fs.writeFileSync(path.join(dir, file), content);
@@ -149,6 +170,7 @@ export const cpuSource = (): string => (hasPerf() ? 'perf stat task-clock' : 'un
  */
 export async function runPlaywright(dir: string, args: string[] = [], env: Record<string, string> = {}, options: { split?: boolean } = {}): Promise<RunResult> {
   linkPackage();
+  if (dir.startsWith(tmpRoot + path.sep)) installPackage();
   const splitFile = path.join(dir, '.cpu-split.jsonl');
   if (options.split) env = { ...env, ...splitEnv(splitFile) };
   const perfOut = path.join(dir, '.perf-stat.txt');
