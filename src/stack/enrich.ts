@@ -14,7 +14,7 @@ import { locateByEvidence } from './locate-by-evidence';
 import { componentNamedIn, isNamedAfter, locateComponent, type ComponentDeclaration, type NamedComponent, type SourceText } from './locate-component';
 import { parseStack, type ParsedFrame } from './parse';
 import { displaySource, originalPosition, sourceUrl, type LoadedSourceMap } from './source-map';
-import { SourceMaps, type ScriptInfo } from './source-maps';
+import { needsFetch, SourceMaps, type ScriptInfo } from './source-maps';
 import type { TextLines } from './text-lines';
 import { isUserFile, isUserSource, nodeFilePath, relativePath } from './user-code';
 
@@ -121,11 +121,11 @@ export async function enrich(recorder: Recorder, maps: SourceMaps, limits: Enric
 }
 
 /**
- * Whether the test has a page stack that fetching could map (an http(s) frame): a context about to close lends its
- * cookies only then.
+ * Whether the test has a page stack that fetching could map (an http(s) frame whose script this worker has not
+ * fetched yet): a context about to close lends its cookies only then.
  */
 export function hasStacksToMap(recorder: Recorder, maxFrames = DEFAULT_ENRICH_LIMITS.maxFrames): boolean {
-  return collectTargets(recorder, maxFrames).some((t) => t.frames.some((f, i) => !t.inNode[i] && /^https?:/i.test(f.url)));
+  return collectTargets(recorder, maxFrames).some((t) => t.frames.some((f, i) => !t.inNode[i] && /^https?:/i.test(f.url) && needsFetch(f.url)));
 }
 
 async function explainTarget(target: Target, run: Run): Promise<void> {

@@ -25,6 +25,11 @@ export class LruCache<V> {
     return entry.value;
   }
 
+  /** The entry's value without marking it as used. */
+  peek(key: string): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
   set(key: string, value: V, bytes = 0): void {
     const old = this.entries.get(key);
     if (old) {

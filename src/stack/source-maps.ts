@@ -42,6 +42,23 @@ type Cached = Promise<ScriptInfo>;
  */
 const shared = new LruCache<Cached>(50, 20 * 1024 * 1024);
 
+/** The cache's settled answers, for `needsFetch`: a promise's value cannot be read synchronously. */
+const answers = new WeakMap<Cached, ScriptInfo>();
+
+/**
+ * Whether mapping a frame of `url` may still fetch something in this worker: its script is not in the cache (or is on
+ * its way), or its map lacks the text of some of its sources, which are fetched one by one as frames need them. The
+ * fixture reads a closing context's cookies for the fetcher only then: after a worker's first tests the app's
+ * scripts are cached, and that read was a round trip to the browser at the end of every test (issue 25).
+ */
+export function needsFetch(url: string): boolean {
+  const pending = shared.peek(`script:${withoutHash(url)}`);
+  const info = pending && answers.get(pending);
+  if (!info) return true;
+  const loaded = info.map;
+  return loaded !== undefined && !loaded.map.payload.sources.every((source) => loaded.contents.has(source));
+}
+
 /** Loads scripts, their source maps and original sources by URL, through a bounded per-process cache. */
 export class SourceMaps {
   /** How many fetches this instance started (not answered from the cache). */
@@ -72,6 +89,7 @@ export class SourceMaps {
     const pending = load().catch((error: unknown): ScriptInfo => ({ url: key, reason: `request failed: ${error instanceof Error ? error.message : String(error)}`, failed: true, transient: true }));
     this.cache.set(key, pending);
     void pending.then((info) => {
+      answers.set(pending, info);
       // A request that failed before any answer (the server restarting) may work for the next test; a 404 or a timeout will not.
       if (info.transient) this.cache.delete(key, pending);
       else this.cache.resize(key, pending, info.bytes ?? info.lines?.text.length ?? 0);
