@@ -99,10 +99,10 @@ interface ReuseArgs {
 const SETTLE_MS = 1000;
 
 /**
- * daebug's fixtures, for `base.extend(daebugFixtures)` or `mergeTests`. Each is `box: 'self'`: Playwright makes no
- * step for its setup and teardown. With `box: true` it still made one (hidden from reporters, but with a stack
- * captured and source-mapped, two messages to the runner and a trace entry), eight a test for four fixtures, and
- * one more at the teardown of each option left at its default: fourteen steps a test (issue 25). A Playwright older
+ * daebug's fixtures, for `base.extend(daebugFixtures)` or `mergeTests`. All but the recorder are `box: 'self'`:
+ * Playwright makes no step for their setup and teardown. With `box: true` it still made one (hidden from reporters,
+ * but with a stack captured and source-mapped, two messages to the runner and a trace entry), and one at the teardown
+ * of each option left at its default: fourteen steps a test, two now (issue 25). A Playwright older
  * than `'self'` reads it as `true`. An option a suite sets in `use` is Playwright's registration then, with its step.
  */
 export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalFixtures, {}, Args & ReuseArgs, PlaywrightWorkerArgs & PlaywrightWorkerOptions> = {
@@ -138,7 +138,10 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
       const traceCopy = recordsTrace(trace, testInfo.retry) || !reporterRuns;
       await finish(recorder, testInfo, startedMs, traceCopy, baseline, bodyEnded.get(recorder));
     },
-    { auto: true, box: 'self' },
+    // Boxed, not 'self': the attachments it adds belong to the step that is open when they are added. Its own hidden
+    // step keeps them out of the HTML report's "After Hooks", and the reporter can replace the Markdown one (without a
+    // step of its own, the HTML reporter failed on the step's attachment the reporter had replaced).
+    { auto: true, box: true },
   ],
 
   _daebugCapture: [
