@@ -421,11 +421,19 @@ test.describe('faults during a test', () => {
     const byRealm = new Map<string, number>();
     for (const e of bursts) byRealm.set(e.realm, (byRealm.get(e.realm) ?? 0) + 1);
     expect([...byRealm.keys()].sort()).toEqual(['page', 'page-2', 'page-3', 'worker:worker.js', 'worker:worker.js#2', 'worker:worker.js#3']);
-    // 50 a second per realm, a 150-call burst each: every realm kept some and none kept all.
-    for (const count of byRealm.values()) {
-      expect(count).toBeGreaterThan(0);
-      expect(count).toBeLessThanOrEqual(100);
+    // 50 a second per realm (src/capture/budget.ts keeps a quarter of that as the second's head and its newest 50:
+    // at most 62 a second), a 150-call burst each: every realm kept some, and no realm kept more than 62 in any one
+    // second. A burst that crosses a second's boundary keeps up to 62 on each side (it kept 109 in all once in .ci/run,
+    // against this test's earlier bound of 100 a realm). Console events keep their own clock in the report's `time`.
+    const perSecond = new Map<string, number>();
+    for (const e of bursts) {
+      const key = `${e.realm} ${Math.floor(Date.parse(e.time) / 1000)}`;
+      perSecond.set(key, (perSecond.get(key) ?? 0) + 1);
     }
+    for (const count of byRealm.values()) expect(count).toBeGreaterThan(0);
+    for (const [key, count] of perSecond) expect(count, key).toBeLessThanOrEqual(62);
+    // The limit acted: the bursts dropped events, and every event is either kept or counted as dropped.
+    expect(r.json.dropped.bySource['console.log']).toBeGreaterThan(0);
     expect(bursts.length + r.json.dropped.bySource['console.log']).toBe(6 * 150);
   });
 
