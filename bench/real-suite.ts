@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuSource, fmt, loadAverage, log, median, quick, runPlaywright, suiteConfig, writeProject, type Row } from './lib';
+import { cpuSource, fmt, median, quick, runPlaywright, suiteConfig, writeProject, type Row } from './lib';
+import { alternatingRounds, CONTROL, nodeExtraShare, perRoundRatios, ratioOfMedians, type BenchProject, type SeriesKey } from './rounds';
 
 /**
  * A suite of the shape real suites have (issue 25): a small shop (fixtures/bench/shop/) with three pages, a dedicated
@@ -105,7 +106,20 @@ function checkReports(dir: string): void {
   if (missing.length) throw new Error(`real-suite: daebug's reports miss ${missing.join(', ')}`);
 }
 
-type Series = { wall: number[]; cpu: number[]; runner: number[]; workers: number[]; browsers: number[] };
+/** The real suite's projects: bare first, daebug's default, capture off, and a second bare project (the A/A control). */
+export function realProjects(): BenchProject[] {
+  return [
+    { name: 'baseline', dir: project('real-baseline', '@playwright/test', `[['list']]`, {}) },
+    { name: 'daebug', dir: project('real-daebug', 'daebug', `[['list'], ['daebug/reporter']]`, {}) },
+    { name: 'capture-off', dir: project('real-capture-off', 'daebug', `[['list'], ['daebug/reporter']]`, { daebugCapture: false }) },
+    { name: CONTROL, dir: project('real-baseline-again', '@playwright/test', `[['list']]`, {}) },
+  ];
+}
+
+/** Checks that daebug's project of `realProjects()` saw the shop's background. */
+export function checkRealReports(projects: readonly BenchProject[]): void {
+  checkReports(projects[1]!.dir);
+}
 
 /**
  * Bare Playwright, daebug's default and daebug with capture off, in alternating rounds, and a second bare project:
@@ -114,39 +128,17 @@ type Series = { wall: number[]; cpu: number[]; runner: number[]; workers: number
  * Node side is measured on its own, where Chromium's ±10 % from run to run does not reach it.
  */
 export async function realSuite(): Promise<Row[]> {
-  const projects: Array<[string, string]> = [
-    ['baseline', project('real-baseline', '@playwright/test', `[['list']]`, {})],
-    ['daebug', project('real-daebug', 'daebug', `[['list'], ['daebug/reporter']]`, {})],
-    ['capture-off', project('real-capture-off', 'daebug', `[['list'], ['daebug/reporter']]`, { daebugCapture: false })],
-    ['bare again (A/A)', project('real-baseline-again', '@playwright/test', `[['list']]`, {})],
-  ];
+  const projects = realProjects();
   // One file each first: compiles the specs into Playwright's cache and warms the disk.
-  for (const [, dir] of projects) await runPlaywright(dir, ['tests/product.spec.ts']);
-  const series: Record<string, Series> = Object.fromEntries(projects.map(([name]) => [name, { wall: [], cpu: [], runner: [], workers: [], browsers: [] }]));
-  const loads: string[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    // The order turns each round, so no project always runs first after the machine's idle gap.
-    const order = projects.map((_, i) => projects[(i + round - 1) % projects.length]!);
-    for (const [which, dir] of order) {
-      const run = await runPlaywright(dir, [], {}, { split: true });
-      const s = series[which]!;
-      s.wall.push(run.wallMs);
-      s.cpu.push(run.cpuMs);
-      s.runner.push(run.runnerMs ?? NaN);
-      s.workers.push(run.workersMs ?? NaN);
-      s.browsers.push(run.cpuMs - (run.runnerMs ?? NaN) - (run.workersMs ?? NaN));
-      loads.push(loadAverage());
-      log(`  real-suite round ${round} ${which}: ${fmt(run.wallMs / 1000, 2)} s wall, ${fmt(run.cpuMs / 1000, 1)} s CPU (runner ${fmt((run.runnerMs ?? NaN) / 1000, 2)} s, workers ${fmt((run.workersMs ?? NaN) / 1000, 2)} s) (load ${loadAverage()})`);
-    }
-  }
-  checkReports(projects[1]![1]);
+  for (const { dir } of projects) await runPlaywright(dir, ['tests/product.spec.ts']);
+  const { series, loads } = await alternatingRounds('real-suite', projects, ROUNDS);
+  checkReports(projects[1]!.dir);
   const base = series['baseline']!;
-  // Per round ratios too: a median of per-round ratios is steadier than a ratio of medians on a noisy machine.
-  const perRound = (name: string, key: keyof Series) => series[name]![key].map((v, i) => v / base[key][i]!);
-  const ratio = (name: string, key: keyof Series) => median(series[name]![key]) / median(base[key]);
-  const rows = ['daebug', 'capture-off', 'bare again (A/A)'].flatMap((name): Row[] => {
+  const perRound = (name: string, key: SeriesKey) => perRoundRatios(series, name, 'baseline', key);
+  const ratio = (name: string, key: SeriesKey) => ratioOfMedians(series, name, 'baseline', key);
+  const rows = ['daebug', 'capture-off', CONTROL].flatMap((name): Row[] => {
     const target = name === 'daebug' ? 1.02 : name === 'capture-off' ? 1.01 : undefined;
-    const nodeExtra = (median(series[name]!.runner) + median(series[name]!.workers) - median(base.runner) - median(base.workers)) / median(base.cpu);
+    const nodeExtra = nodeExtraShare(series, name, 'baseline');
     return [
       {
         bench: 'real suite',

@@ -4,15 +4,17 @@ import { linkPackage, loadAverage, log, machine, quick, runChild, startServer, t
 import { suiteOverhead } from './suite-overhead';
 import { networkCost } from './network-cost';
 import { realSuite } from './real-suite';
+import { paired } from './paired';
 
 /**
  * `npm run bench`: every benchmark measures daebug and its baseline in the same run, alternating,
  * and prints medians and ratios. Numbers never fail the run; only a benchmark that cannot run does.
- * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,real,flood,reporter,event,network,async picks benchmarks.
+ * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,real,paired,flood,reporter,event,network,async picks benchmarks.
  */
 const BENCHES: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   suite: { title: '1. suite overhead', run: suiteOverhead },
   real: { title: '1b. real-suite shape (shop app)', run: realSuite },
+  paired: { title: '1c. paired runs (BENCH_PAIRED_SUITE=real|suite)', run: paired },
   flood: { title: '2. console flood', run: consoleFlood },
   reporter: { title: '3. reporter throughput', run: () => runChild('reporter-throughput.ts') },
   event: { title: '4. per-event cost', run: () => runChild('event-cost.ts') },
@@ -28,7 +30,7 @@ async function main(): Promise<void> {
   log(`machine: ${info.cpus} × ${info.cpuModel}, ${info.memory}, ${info.node}, ${info.chromium}, Playwright ${info.playwright}, ${info.date}`);
   fs.mkdirSync(tmpRoot, { recursive: true });
   linkPackage();
-  const stopServer = names.some((n) => n === 'suite' || n === 'real' || n === 'flood' || n === 'network') ? await startServer() : () => undefined;
+  const stopServer = names.some((n) => n === 'suite' || n === 'real' || n === 'paired' || n === 'flood' || n === 'network') ? await startServer() : () => undefined;
   const rows: Row[] = [];
   const started = performance.now();
   try {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuSource, fmt, listDurations, loadAverage, log, median, quick, runPlaywright, suiteConfig, writeProject, type Row } from './lib';
+import { cpuSource, fmt, listDurations, median, quick, runPlaywright, suiteConfig, writeProject, type Row } from './lib';
+import { alternatingRounds, CONTROL, nodeExtraShare, perRoundRatios, type BenchProject } from './rounds';
 
 const FILES = 4;
 const TESTS_PER_FILE = quick ? 5 : 20;
@@ -74,44 +75,46 @@ function variants(): Array<[string, Record<string, unknown>]> {
   });
 }
 
-const CONTROL = 'bare again (A/A)';
+/**
+ * The suite's projects: bare Playwright with `list` first, daebug's fixtures with `list` and daebug/reporter second,
+ * then the A/A control (a second bare project: what this run's ratios can resolve) and the variants.
+ */
+export function suiteProjects(): BenchProject[] {
+  const projects: BenchProject[] = [
+    { name: 'baseline', dir: project('suite-baseline', '@playwright/test', `[['list']]`) },
+    { name: 'daebug', dir: project('suite-daebug', 'daebug', `[['list'], ['daebug/reporter']]`) },
+  ];
+  if (process.env['BENCH_SUITE_CONTROL'] !== '0') projects.push({ name: CONTROL, dir: project('suite-baseline-again', '@playwright/test', `[['list']]`) });
+  for (const [name, { env, ...use }] of variants()) projects.push({ name, dir: project(`suite-${name}`, 'daebug', `[['list'], ['daebug/reporter']]`, use), env: env as Record<string, string> | undefined });
+  return projects;
+}
+
+/** Checks that daebug's project of `suiteProjects()` saw what the page did. */
+export function checkSuiteReports(projects: readonly BenchProject[]): void {
+  checkReports(projects[1]!.dir);
+}
 
 /** 80 tests on 2 workers: bare Playwright with `list` against daebug's fixtures with `list` and daebug/reporter. */
 export async function suiteOverhead(): Promise<Row[]> {
-  const baseline = project('suite-baseline', '@playwright/test', `[['list']]`);
-  const measured = project('suite-daebug', 'daebug', `[['list'], ['daebug/reporter']]`);
-  const projects: Array<[string, string, Record<string, string> | undefined]> = [['baseline', baseline, undefined], ['daebug', measured, undefined]];
-  // The A/A control: bare against bare in the same rounds says what this run's ratios can resolve.
-  if (process.env['BENCH_SUITE_CONTROL'] !== '0') projects.push([CONTROL, project('suite-baseline-again', '@playwright/test', `[['list']]`), undefined]);
-  for (const [name, { env, ...use }] of variants()) projects.push([name, project(`suite-${name}`, 'daebug', `[['list'], ['daebug/reporter']]`, use), env as Record<string, string> | undefined]);
+  const projects = suiteProjects();
+  const measured = projects[1]!.dir;
   // One test each first: compiles the specs into Playwright's cache and warms the disk.
-  for (const [, dir, env] of projects) await runPlaywright(dir, ['--grep', 'page 1$'], env);
+  for (const { dir, env } of projects) await runPlaywright(dir, ['--grep', 'page 1$'], env);
 
-  const walls: Record<string, number[]> = Object.fromEntries(projects.map(([name]) => [name, []]));
-  const cpus: Record<string, number[]> = Object.fromEntries(projects.map(([name]) => [name, []]));
-  const nodeCpus: Record<string, number[]> = Object.fromEntries(projects.map(([name]) => [name, []]));
-  const loads: string[] = [];
-  const durations: Record<string, number[]> = Object.fromEntries(projects.map(([name]) => [name, []]));
-  for (let round = 1; round <= ROUNDS; round++) {
-    // The order turns each round (as in real-suite.ts), so no project always runs first or last.
-    const order = projects.map((_, i) => projects[(i + round - 1) % projects.length]!);
-    for (const [which, dir, env] of order) {
-      const run = await runPlaywright(dir, [], env, { split: true });
-      const tests = listDurations(run.output);
-      if (tests.length !== FILES * TESTS_PER_FILE) throw new Error(`suite-overhead: ${which} printed ${tests.length} passed tests\n${run.output.slice(-2000)}`);
-      walls[which]!.push(run.wallMs);
-      cpus[which]!.push(run.cpuMs);
-      nodeCpus[which]!.push((run.runnerMs ?? NaN) + (run.workersMs ?? NaN));
-      durations[which]!.push(...tests);
-      loads.push(loadAverage());
-      log(`  suite round ${round} ${which}: ${fmt(run.wallMs / 1000, 2)} s wall, ${fmt(run.cpuMs / 1000, 1)} s CPU (Node ${fmt(nodeCpus[which]!.at(-1)! / 1000, 2)} s), median test ${fmt(median(tests), 0)} ms (load ${loadAverage()})`);
-    }
-  }
+  const durations: Record<string, number[]> = Object.fromEntries(projects.map(({ name }) => [name, []]));
+  const { series, loads } = await alternatingRounds('suite', projects, ROUNDS, ({ name }, run) => {
+    const tests = listDurations(run.output);
+    if (tests.length !== FILES * TESTS_PER_FILE) throw new Error(`suite-overhead: ${name} printed ${tests.length} passed tests\n${run.output.slice(-2000)}`);
+    durations[name]!.push(...tests);
+  });
   checkReports(measured);
+  const walls = Object.fromEntries(Object.entries(series).map(([name, s]) => [name, s.wall]));
+  const cpus = Object.fromEntries(Object.entries(series).map(([name, s]) => [name, s.cpu]));
 
   const tests = FILES * TESTS_PER_FILE;
-  const perRound = (name: string) => cpus[name]!.map((c, i) => fmt(c / cpus['baseline']![i]!, 3)).join(', ');
-  const variantRows: Row[] = projects.slice(2).map(([name]) => ({
+  const nodeCpu = (name: string) => median(series[name]!.runner) + median(series[name]!.workers);
+  const perRound = (name: string) => perRoundRatios(series, name, 'baseline').map((r) => fmt(r, 3)).join(', ');
+  const variantRows: Row[] = projects.slice(2).map(({ name }) => ({
     bench: '1 suite',
     metric: `${name === CONTROL ? name : `variant ${name}`}: wall / CPU ratio to baseline (CPU per round ${perRound(name)})`,
     baseline: '',
@@ -155,9 +158,9 @@ export async function suiteOverhead(): Promise<Row[]> {
     {
       bench: '1 suite',
       metric: "CPU of Playwright's runner and workers (Node), without the browsers (bench/cpu-at-exit.cjs); its extra as a share of the bare run's whole CPU",
-      baseline: `${fmt(median(nodeCpus['baseline']!) / 1000, 2)} s`,
-      daebug: `${fmt(median(nodeCpus['daebug']!) / 1000, 2)} s`,
-      ratio: `${fmt(median(nodeCpus['daebug']!) / median(nodeCpus['baseline']!), 3)} (+${fmt(((median(nodeCpus['daebug']!) - median(nodeCpus['baseline']!)) / median(cpus['baseline']!)) * 100, 2)} % of all)`,
+      baseline: `${fmt(nodeCpu('baseline') / 1000, 2)} s`,
+      daebug: `${fmt(nodeCpu('daebug') / 1000, 2)} s`,
+      ratio: `${fmt(nodeCpu('daebug') / nodeCpu('baseline'), 3)} (+${fmt(nodeExtraShare(series, 'daebug', 'baseline') * 100, 2)} % of all)`,
       target: '',
     },
     {

@@ -80,7 +80,9 @@ export function explainedBy(event: DaebugEvent, events: readonly DaebugEvent[]):
  * that request's failure, whatever code reported it.
  */
 function failedRequestNamedIn(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent | undefined {
+  // Most errors name no URL: they pay nothing for the requests (this runs once per event at report time).
+  if (!/https?:\/\//.test(event.message.split('\n', 1)[0] ?? '')) return undefined;
   const timed = (e: DaebugEvent) => ({ event: e, realm: e.realm, timeMs: Date.parse(e.time) });
-  const requests = events.filter((e) => e.source === 'network' && e.network).map(timed);
+  const requests = events.filter((e) => e.source === 'network' && e.network && e.realm === event.realm).map(timed);
   return requestNamedBy({ ...timed(event), message: event.message }, requests, (r) => r.event.network!.url)?.event;
 }

@@ -51,8 +51,8 @@ const answers = new WeakMap<Cached, ScriptInfo>();
  * fixture reads a closing context's cookies for the fetcher only then: after a worker's first tests the app's
  * scripts are cached, and that read was a round trip to the browser at the end of every test (issue 25).
  */
-export function needsFetch(url: string): boolean {
-  const pending = shared.peek(`script:${withoutHash(url)}`);
+export function needsFetch(url: string, cache: LruCache<Cached> = shared): boolean {
+  const pending = cache.peek(`script:${withoutHash(url)}`);
   const info = pending && answers.get(pending);
   if (!info) return true;
   const loaded = info.map;
@@ -68,6 +68,11 @@ export class SourceMaps {
     private readonly fetcher: Fetcher,
     private readonly cache: LruCache<Cached> = shared,
   ) {}
+
+  /** `needsFetch` against this instance's own cache (the shared one unless it was given another). */
+  needsFetch(url: string): boolean {
+    return needsFetch(url, this.cache);
+  }
 
   script(url: string): Promise<ScriptInfo> {
     return this.cached(`script:${withoutHash(url)}`, () => this.loadScript(withoutHash(url)));

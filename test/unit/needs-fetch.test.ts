@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { clearSourceMapCache, needsFetch, SourceMaps } from '../../src/stack/source-maps';
+import { LruCache } from '../../src/stack/lru';
 import type { Fetcher, FetchResult } from '../../src/stack/fetch';
 
 const js = (text: string): FetchResult => ({ ok: true, text, contentType: 'text/javascript' });
@@ -45,5 +46,14 @@ describe("needsFetch: whether a frame's script may still be fetched in this work
     // The cache drops a transient failure once it settles.
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(needsFetch(url), true);
+  });
+
+  it('asks the cache it is given: a SourceMaps with a cache of its own answers from that cache, not the shared one', async () => {
+    clearSourceMapCache();
+    const url = 'http://h/own.js';
+    const maps = new SourceMaps(server({ [url]: js('own()') }), new LruCache(10, 1024 * 1024));
+    await maps.script(url);
+    assert.equal(maps.needsFetch(url), false);
+    assert.equal(needsFetch(url), true, 'the shared cache never saw it');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { initiatorFrames, MAX_INITIATOR_FRAMES, pendingFrom } from '../../src/capture/cdp/network';
+import { initiatorFrames, initiatorStackFrames, MAX_INITIATOR_FRAMES, pendingFrom } from '../../src/capture/cdp/network';
 import { networkDraft } from '../../src/capture/network-failure';
 import { Recorder } from '../../src/capture/recorder';
 import { eventFence } from '../../src/format/event-block';
@@ -71,9 +71,9 @@ describe("network: the initiator's stack", () => {
     assert.deepEqual(initiatorFrames({ type: 'parser', url: 'http://h/index.html', lineNumber: 3 }), []);
   });
 
-  it("a pending request keeps them, and the failed request's event carries them as its call frames", () => {
+  it("a pending request keeps the stack, made into frames when it fails, and the failed request's event carries them as its call frames", () => {
     const pending = pendingFrom({ request: { method: 'GET', url: 'http://h/api' }, type: 'Fetch', initiator: { type: 'script', stack: { callFrames: [{ functionName: 'get', url: URL_JS, lineNumber: 4, columnNumber: 9 }] } } });
-    assert.deepEqual(pending?.initiatorFrames, [{ url: URL_JS, line: 5, column: 10, functionName: 'get' }]);
+    assert.deepEqual(initiatorStackFrames(pending?.initiatorStack), [{ url: URL_JS, line: 5, column: 10, functionName: 'get' }]);
     assert.deepEqual(networkDraft(failure(stack()), 0, stack()).callFrames, stack());
     assert.equal(networkDraft(failure(stack()), 0).callFrames, undefined);
   });

@@ -10,8 +10,11 @@ export interface PendingRequest {
   url: string;
   resourceType: string;
   initiator?: NetworkFailure['initiator'];
-  /** The initiator's call stack (a script's request), innermost first: enrichment finds the app's call in it. */
-  initiatorFrames?: Frame[];
+  /**
+   * The initiator's call stack as CDP sent it (a script's request). Made into frames only when the request fails
+   * (`initiatorFrames`): most requests succeed, and a stack is up to 30 frames.
+   */
+  initiatorStack?: CdpStackTrace;
   /** Wall-clock ms minus CDP's monotonic ms for this request: turns `timestamp` into a time of day. */
   wallOffsetMs?: number;
   /** The frame and the document (CDP's loader) that made it: a new document in that frame cancels it. */
@@ -60,7 +63,12 @@ export function initiatorOf(initiator: CdpInitiator | undefined): NetworkFailure
 
 /** The initiator's stack as frames (1-based), async parents followed, at most `MAX_INITIATOR_FRAMES`; empty for the parser. */
 export function initiatorFrames(initiator: CdpInitiator | undefined): Frame[] {
-  return framesOf(initiator?.stack, MAX_INITIATOR_FRAMES);
+  return initiatorStackFrames(initiator?.stack);
+}
+
+/** `initiatorFrames` of the stack a pending request kept. */
+export function initiatorStackFrames(stack: CdpStackTrace | undefined): Frame[] {
+  return framesOf(stack, MAX_INITIATOR_FRAMES);
 }
 
 /** `Network.requestWillBeSent` → what to keep of it, or undefined for requests whose failures are not reported. */
@@ -71,8 +79,7 @@ export function pendingFrom(params: { request: { method: string; url: string; ur
   const pending: PendingRequest = { method: params.request.method, url, resourceType };
   const initiator = initiatorOf(params.initiator);
   if (initiator) pending.initiator = initiator;
-  const frames = initiatorFrames(params.initiator);
-  if (frames.length) pending.initiatorFrames = frames;
+  if (params.initiator?.stack) pending.initiatorStack = params.initiator.stack;
   if (params.wallTime !== undefined && params.timestamp !== undefined) pending.wallOffsetMs = params.wallTime * 1000 - params.timestamp * 1000;
   if (params.frameId) pending.frameId = params.frameId;
   if (params.loaderId) pending.loaderId = params.loaderId;
@@ -201,7 +208,7 @@ export class NetworkCapture {
     requests.markReported(requestId);
     // A request the page's CSP blocked is the CSP issue's event already: one problem, one event.
     if (this.sink.blockedByIssue?.(target, failure.url)) return;
-    const draft = networkDraft(failure, timeMs, request.initiatorFrames);
+    const draft = networkDraft(failure, timeMs, initiatorStackFrames(request.initiatorStack));
     // A request CORS or mixed content blocked is one event: the failed request, with the issue that says why.
     const issue = this.sink.issueOfRequest?.(target, requestId);
     if (issue) draft.issue = issue;

@@ -1,0 +1,69 @@
+import { fmt, loadAverage, log, median, runPlaywright, type RunResult } from './lib';
+
+/** One Playwright project of a benchmark: its name in the table, its folder, and environment for its runs. */
+export interface BenchProject {
+  name: string;
+  dir: string;
+  env?: Record<string, string> | undefined;
+}
+
+/** Each run of one project: wall and CPU of the whole tree, and the CPU split into runner, workers and browsers. */
+export interface Series {
+  wall: number[];
+  cpu: number[];
+  runner: number[];
+  workers: number[];
+  browsers: number[];
+}
+
+export type SeriesKey = keyof Series;
+
+/** The name the A/A control goes by: a second bare project, whose ratio to the first is the run's noise. */
+export const CONTROL = 'bare again (A/A)';
+
+/**
+ * Runs every project once a round, the order turning each round so that no project always runs first after the
+ * machine's idle gap, with each run's CPU split (bench/cpu-at-exit.cjs). `onRun` sees every run (to check its output).
+ */
+export async function alternatingRounds(
+  label: string,
+  projects: readonly BenchProject[],
+  rounds: number,
+  onRun: (project: BenchProject, run: RunResult) => void = () => undefined,
+): Promise<{ series: Record<string, Series>; loads: string[] }> {
+  const series: Record<string, Series> = Object.fromEntries(projects.map(({ name }) => [name, { wall: [], cpu: [], runner: [], workers: [], browsers: [] }]));
+  const loads: string[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    const order = projects.map((_, i) => projects[(i + round - 1) % projects.length]!);
+    for (const project of order) {
+      const run = await runPlaywright(project.dir, [], project.env, { split: true });
+      onRun(project, run);
+      const s = series[project.name]!;
+      const runner = run.runnerMs ?? NaN;
+      const workers = run.workersMs ?? NaN;
+      s.wall.push(run.wallMs);
+      s.cpu.push(run.cpuMs);
+      s.runner.push(runner);
+      s.workers.push(workers);
+      s.browsers.push(run.cpuMs - runner - workers);
+      loads.push(loadAverage());
+      log(`  ${label} round ${round} ${project.name}: ${fmt(run.wallMs / 1000, 2)} s wall, ${fmt(run.cpuMs / 1000, 1)} s CPU (runner ${fmt(runner / 1000, 2)} s, workers ${fmt(workers / 1000, 2)} s) (load ${loadAverage()})`);
+    }
+  }
+  return { series, loads };
+}
+
+/** Each round's ratio of `name` to `base`: a median of these is steadier than a ratio of medians on a noisy machine. */
+export function perRoundRatios(series: Record<string, Series>, name: string, base: string, key: SeriesKey = 'cpu'): number[] {
+  return series[name]![key].map((v, i) => v / series[base]![key][i]!);
+}
+
+export function ratioOfMedians(series: Record<string, Series>, name: string, base: string, key: SeriesKey = 'cpu'): number {
+  return median(series[name]![key]) / median(series[base]![key]);
+}
+
+/** What `name` adds in Node (runner and workers) as a share of the bare run's whole CPU: daebug's own code, without Chromium's noise. */
+export function nodeExtraShare(series: Record<string, Series>, name: string, base: string): number {
+  const node = (s: Series) => median(s.runner) + median(s.workers);
+  return (node(series[name]!) - node(series[base]!)) / median(series[base]!.cpu);
+}
