@@ -1,4 +1,4 @@
-import { DaebugError } from './errors';
+import { DaebugError, DaebugSettleTimeoutError } from './errors';
 import type { Frame, JSHandle, Page, Worker } from '@playwright/test';
 import type { DaebugEvent } from './model/schema';
 import type { IgnorePattern } from './options';
@@ -103,11 +103,15 @@ export class Daebug {
 
   /**
    * A barrier: afterwards `events()` and `errors()` hold every event the test's pages and workers emitted before
-   * the call, with console values read. Costs one round trip per live page or worker.
+   * the call, with console values read. Costs one round trip per live page or worker. When a page or worker does not
+   * answer within `timeoutMs` (busy with a long task), it goes on, and the report's diagnostics say so
+   * (`DAEBUG_SETTLE_TIMEOUT`).
    * @example await page.click('text=Save'); await daebug.settle(); expect(daebug.errors()).toEqual([]);
    */
   async settle(timeoutMs = 5000): Promise<void> {
-    await this.capture?.settle(timeoutMs);
+    if (!this.capture || (await this.capture.settle(timeoutMs))) return;
+    // Not thrown: the events emitted before the call are in; the report says which values may stay previews.
+    this.recorder.diagnose(new DaebugSettleTimeoutError(timeoutMs, this.capture.reads.unreadCount()));
   }
 
   private async realmOf(target: EvalTarget): Promise<string> {

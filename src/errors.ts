@@ -10,7 +10,8 @@ export type DaebugErrorCode =
   | 'DAEBUG_CLI_USAGE'
   | 'DAEBUG_NO_REPORTS'
   | 'DAEBUG_MCP_SDK_MISSING'
-  | 'DAEBUG_BASELINE_INVALID';
+  | 'DAEBUG_BASELINE_INVALID'
+  | 'DAEBUG_SETTLE_TIMEOUT';
 
 export interface DaebugErrorOptions {
   /** Whether the run can go on after this error. */
@@ -124,6 +125,22 @@ export class DaebugMcpSdkMissingError extends DaebugError {
       recoverable: false,
       hint: 'Run `npm install --save-dev @modelcontextprotocol/sdk` in the project that runs the tests; the other daebug commands work without it.',
       cause,
+    });
+  }
+}
+
+/**
+ * `daebug.settle()` did not finish in its time: a page or worker did not answer (its main thread busy with its own
+ * work, or hung). Not thrown: kept as the test's diagnostic, so that a report says why a value may be V8's preview.
+ */
+export class DaebugSettleTimeoutError extends DaebugError {
+  override name = 'DaebugSettleTimeoutError';
+  constructor(timeoutMs: number, unread: number) {
+    const values = unread === 0 ? '' : `; ${unread} event${unread === 1 ? '' : 's'} still had values to read`;
+    super('DAEBUG_SETTLE_TIMEOUT', `daebug.settle() went on after ${timeoutMs} ms without every page's and worker's answer${values}.`, {
+      recoverable: true,
+      context: { timeoutMs, unread },
+      hint: "Events the pages and workers emitted before the call are in; values not read yet are read at the test's end, or keep V8's preview there (`preview: true`). A page busy with a long task does this: wait for it first, or pass settle a longer timeout.",
     });
   }
 }

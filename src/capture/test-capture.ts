@@ -160,9 +160,9 @@ export class TestCapture implements TargetListener, RuntimeSink {
    * A barrier: afterwards the recorder holds every event the test's realms emitted before the call, with its
    * values read. One round trip per live target, then the value reads. After a call that ran the page's handlers,
    * a page's round trip also waits for the timers they set with no delay (Target.timerTurn), so an error a click's
-   * `setTimeout(fn, 0)` throws is in, every time.
+   * `setTimeout(fn, 0)` throws is in, every time. Resolves false when `timeoutMs` passed first.
    */
-  async settle(timeoutMs: number, options: { newTargets?: boolean; contextsClosing?: boolean } = {}): Promise<void> {
+  async settle(timeoutMs: number, options: { newTargets?: boolean; contextsClosing?: boolean } = {}): Promise<boolean> {
     if (options.contextsClosing) this.reads.contextsClosing = true;
     const waitTimers = this.handlersRan;
     this.handlersRan = false;
@@ -184,9 +184,10 @@ export class TestCapture implements TargetListener, RuntimeSink {
       // Every event emitted before the barrier is in: what the policy leaves now keeps V8's preview.
       await this.reads.flush();
     });
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-    await Promise.race([barrier, timeout]);
+    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    const done = await Promise.race([barrier.then(() => true), timeout]);
     clearTimeout(timer);
+    return done;
   }
 
   /**

@@ -173,4 +173,21 @@ describe('value reads at the end of a test (daebugValues)', () => {
     await flushed;
     assert.deepEqual([asked.message, asked.preview, other.message, other.preview], ['read obj-1', undefined, 'preview', true]);
   });
+
+  it('counts the events whose values are not read yet: waiting, and asked of a page that has not answered (settle says so on its timeout)', async () => {
+    const { reads, page, log } = setup();
+    log();
+    log();
+    assert.equal(reads.unreadCount(), 2);
+    const flushed = reads.flush();
+    log();
+    assert.equal(reads.unreadCount(), 3, 'two on their way, one waiting');
+    page.answerNext();
+    await flushed;
+    assert.equal(reads.unreadCount(), 1);
+    const dropped = log();
+    dropped.dropped = true;
+    assert.equal(reads.unreadCount(), 1, 'a dropped event is never read');
+  });
 });
+

@@ -57,6 +57,8 @@ export class ValueReads {
   policy: ReadPolicy | undefined;
   /** Values read so far, counted per event. */
   readCount = 0;
+  /** Values asked of a page that has not answered yet. */
+  private unanswered = 0;
 
   constructor(
     private readonly limits: () => ReadLimits,
@@ -85,6 +87,13 @@ export class ValueReads {
     if (!list?.length) return false;
     const verdict = this.policy?.();
     return list.some((read) => !read.event.dropped && (!verdict || verdict(read) === 'read'));
+  }
+
+  /** Events whose values are not read yet: waiting, or asked for and not answered (a busy page). */
+  unreadCount(): number {
+    let count = this.unanswered;
+    for (const list of this.pending.values()) for (const read of list) if (!read.event.dropped) count++;
+    return count;
   }
 
   /** Whether values still wait in any target (at the test's end: for the verdict the baseline gives). */
@@ -168,6 +177,7 @@ export class ValueReads {
   private read(target: Target, reads: ValueRead[]): Promise<void> {
     const layout = reads.flatMap((read) => [read.kind, read.values.length]);
     const args = [{ value: this.limits() }, { value: layout }, ...reads.flatMap((read) => read.values)];
+    this.unanswered += reads.length;
     return target
       .send('Runtime.callFunctionOn', { ...reads[0]!.on, functionDeclaration: READ_FN, arguments: args, returnByValue: true, silent: true })
       .then((response: { result?: { value?: unknown } }) => {
@@ -183,6 +193,9 @@ export class ValueReads {
       // The document navigated or closed before its values could be read: V8's preview stays, and says so.
       .catch(() => {
         for (const read of reads) read.event.preview = true;
+      })
+      .finally(() => {
+        this.unanswered -= reads.length;
       });
   }
 }
