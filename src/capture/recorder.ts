@@ -341,8 +341,10 @@ export class Recorder {
     let found: Span | undefined;
     for (const span of this.spans) {
       if ((kind === 'step') !== (span.kind === 'step')) continue;
-      // Strictly after the start: a Node-stamped event in the very millisecond a job starts came before it.
-      if (span.startMs < timeMs && (span.endMs === undefined || timeMs <= span.endMs)) {
+      // Strictly after the start: a Node-stamped event in the very millisecond a job starts came before it. The end
+      // is Node's whole millisecond, stamped after the call that ended the job answered; a page's event has a
+      // fraction of one (CDP's clock), so one in that last millisecond (910.6 against 910) came before the answer.
+      if (span.startMs < timeMs && (span.endMs === undefined || Math.floor(timeMs) <= span.endMs)) {
         if (!found || span.startMs >= found.startMs) found = span;
       }
     }

@@ -181,6 +181,17 @@ describe('Recorder', () => {
     assert.equal(later!.jobId, undefined);
     assert.equal(later!.unexpected, true);
   });
+  it("keeps a page's event stamped within the job's last millisecond in the job (CDP's clock has a fraction, Node's end has none)", () => {
+    const recorder = new Recorder(options);
+    const job = recorder.startSpan('eval', 'page', { code: 'x' });
+    for (const until = Date.now() + 2; Date.now() < until; );
+    recorder.finishSpan(job, { ok: true });
+    recorder.add({ type: 'console', level: 'log', source: 'console.log', realm: 'page', timeMs: job.endMs! + 0.6, message: 'last thing the job did' });
+    recorder.add({ type: 'console', level: 'log', source: 'console.log', realm: 'page', timeMs: job.endMs! + 1, message: 'after the job' });
+    const [last, after] = recorder.events();
+    assert.equal(last!.jobId, job.id);
+    assert.equal(after!.jobId, undefined);
+  });
   it('cuts long messages with a marker that gives the original length', () => {
     const recorder = new Recorder({ ...options, limits: { ...options.limits, maxMessageLength: 20 } });
     recorder.add({ type: 'console', source: 'console.log', realm: 'page', timeMs: 1, message: 'y'.repeat(50) });
