@@ -39,9 +39,8 @@ export async function paired(): Promise<Row[]> {
   else checkSuiteReports(projects);
 
   const title = which === 'real' ? 'real suite, paired' : 'object-logging page, paired';
-  const rows: Row[] = others.map(({ name }) => {
+  const rows: Row[] = others.map(({ name, target }) => {
     const ratio = median(cpu[name]!);
-    const target = name === CONTROL ? undefined : which === 'real' ? (name === 'daebug' ? 1.02 : name === 'capture-off' ? 1.01 : undefined) : name === 'daebug' ? 1.03 : undefined;
     return {
       bench: title,
       metric: `${name}: CPU ratio to a bare run at the same moment (${cpuSource()}), 1 worker each, median of ${ROUNDS} pairs (pairs ${cpu[name]!.map((r) => fmt(r, 3)).join(', ')}); Node side's extra ${fmt(median(node[name]!) * 100, 2)} % of the bare run's CPU`,

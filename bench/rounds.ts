@@ -5,6 +5,8 @@ export interface BenchProject {
   name: string;
   dir: string;
   env?: Record<string, string> | undefined;
+  /** Issue 25's CPU target for this project against bare, where it has one. */
+  target?: number | undefined;
 }
 
 /** Each run of one project: wall and CPU of the whole tree, and the CPU split into runner, workers and browsers. */

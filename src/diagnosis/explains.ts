@@ -6,7 +6,7 @@
  */
 import { UNCAUGHT_SOURCES } from '../model/classify';
 import type { DaebugEvent } from '../model/schema';
-import { requestNamedBy } from '../model/names-url';
+import { headlineHasUrl, requestNamedBy } from '../model/names-url';
 
 /** React 18's separate log about an error it caught, right after that error: "The above error occurred in the <X> component". */
 const REACT_BOUNDARY_LOG = /^(?:Warning: )?The above error occurred in the <[A-Za-z_$][\w$.]*> component/;
@@ -81,7 +81,7 @@ export function explainedBy(event: DaebugEvent, events: readonly DaebugEvent[]):
  */
 function failedRequestNamedIn(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent | undefined {
   // Most errors name no URL: they pay nothing for the requests (this runs once per event at report time).
-  if (!/https?:\/\//.test(event.message.split('\n', 1)[0] ?? '')) return undefined;
+  if (!headlineHasUrl(event.message)) return undefined;
   const timed = (e: DaebugEvent) => ({ event: e, realm: e.realm, timeMs: Date.parse(e.time) });
   const requests = events.filter((e) => e.source === 'network' && e.network && e.realm === event.realm).map(timed);
   return requestNamedBy({ ...timed(event), message: event.message }, requests, (r) => r.event.network!.url)?.event;

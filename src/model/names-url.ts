@@ -25,13 +25,18 @@ export interface Timed {
   timeMs: number;
 }
 
+/** Whether a message's first line holds an http(s) URL at all: without one it names no request. */
+export function headlineHasUrl(message: string): boolean {
+  return /https?:\/\//.test(message.split('\n', 1)[0] ?? '');
+}
+
 /**
  * The failed request of the error's realm whose whole URL the error's first line names, the latest one recorded
  * before it (or within a second after); undefined when its first line names none. `urlOf` gives a request's URL.
  */
 export function requestNamedBy<R extends Timed>(error: Timed & { message: string }, requests: readonly R[], urlOf: (request: R) => string): R | undefined {
+  if (!headlineHasUrl(error.message)) return undefined;
   const headline = error.message.split('\n', 1)[0] ?? '';
-  if (!/https?:\/\//.test(headline)) return undefined;
   let named: R | undefined;
   for (const request of requests) {
     if (request.realm === error.realm && request.timeMs <= error.timeMs + REQUEST_CLOCK_SLACK_MS && namesUrl(headline, urlOf(request))) named = request;

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { initiatorFrames, initiatorStackFrames, MAX_INITIATOR_FRAMES, pendingFrom } from '../../src/capture/cdp/network';
+import { initiatorFrames, MAX_INITIATOR_FRAMES, pendingFrom } from '../../src/capture/cdp/network';
+import type { CdpStackTrace } from '../../src/capture/cdp/call-frames';
 import { networkDraft } from '../../src/capture/network-failure';
 import { Recorder } from '../../src/capture/recorder';
 import { eventFence } from '../../src/format/event-block';
@@ -60,20 +61,22 @@ async function enriched(rec: Recorder): Promise<void> {
 describe("network: the initiator's stack", () => {
   it('keeps every frame, async parents followed and marked, 1-based, at most 30', () => {
     const frame = (n: number) => ({ functionName: `f${n}`, url: URL_JS, lineNumber: 0, columnNumber: n });
-    const frames = initiatorFrames({ type: 'script', stack: { callFrames: [frame(1), frame(2)], parent: { description: 'await', callFrames: [frame(3)] } } });
+    const script = { type: 'script', stack: { callFrames: [frame(1), frame(2)], parent: { description: 'await', callFrames: [frame(3)] } } };
+    const frames = initiatorFrames(script.stack);
     assert.deepEqual(frames, [
       { url: URL_JS, line: 1, column: 2, functionName: 'f1' },
       { url: URL_JS, line: 1, column: 3, functionName: 'f2' },
       { url: URL_JS, line: 1, column: 4, functionName: 'f3', asyncParent: 'await' },
     ]);
     const deep = { type: 'script', stack: { callFrames: Array.from({ length: 25 }, (_, i) => frame(i)), parent: { callFrames: Array.from({ length: 25 }, (_, i) => frame(i)) } } };
-    assert.equal(initiatorFrames(deep).length, MAX_INITIATOR_FRAMES);
-    assert.deepEqual(initiatorFrames({ type: 'parser', url: 'http://h/index.html', lineNumber: 3 }), []);
+    assert.equal(initiatorFrames(deep.stack).length, MAX_INITIATOR_FRAMES);
+    const parser: { type: string; url: string; stack?: CdpStackTrace } = { type: 'parser', url: 'http://h/index.html' };
+    assert.deepEqual(initiatorFrames(parser.stack), []);
   });
 
   it("a pending request keeps the stack, made into frames when it fails, and the failed request's event carries them as its call frames", () => {
     const pending = pendingFrom({ request: { method: 'GET', url: 'http://h/api' }, type: 'Fetch', initiator: { type: 'script', stack: { callFrames: [{ functionName: 'get', url: URL_JS, lineNumber: 4, columnNumber: 9 }] } } });
-    assert.deepEqual(initiatorStackFrames(pending?.initiatorStack), [{ url: URL_JS, line: 5, column: 10, functionName: 'get' }]);
+    assert.deepEqual(initiatorFrames(pending?.initiatorStack), [{ url: URL_JS, line: 5, column: 10, functionName: 'get' }]);
     assert.deepEqual(networkDraft(failure(stack()), 0, stack()).callFrames, stack());
     assert.equal(networkDraft(failure(stack()), 0).callFrames, undefined);
   });

@@ -61,13 +61,11 @@ export function initiatorOf(initiator: CdpInitiator | undefined): NetworkFailure
   return { type: initiator.type };
 }
 
-/** The initiator's stack as frames (1-based), async parents followed, at most `MAX_INITIATOR_FRAMES`; empty for the parser. */
-export function initiatorFrames(initiator: CdpInitiator | undefined): Frame[] {
-  return initiatorStackFrames(initiator?.stack);
-}
-
-/** `initiatorFrames` of the stack a pending request kept. */
-export function initiatorStackFrames(stack: CdpStackTrace | undefined): Frame[] {
+/**
+ * An initiator's stack (a pending request's `initiatorStack`) as frames (1-based), async parents followed, at most
+ * `MAX_INITIATOR_FRAMES`; empty for the parser's requests, which have none.
+ */
+export function initiatorFrames(stack: CdpStackTrace | undefined): Frame[] {
   return framesOf(stack, MAX_INITIATOR_FRAMES);
 }
 
@@ -208,7 +206,7 @@ export class NetworkCapture {
     requests.markReported(requestId);
     // A request the page's CSP blocked is the CSP issue's event already: one problem, one event.
     if (this.sink.blockedByIssue?.(target, failure.url)) return;
-    const draft = networkDraft(failure, timeMs, initiatorStackFrames(request.initiatorStack));
+    const draft = networkDraft(failure, timeMs, initiatorFrames(request.initiatorStack));
     // A request CORS or mixed content blocked is one event: the failed request, with the issue that says why.
     const issue = this.sink.issueOfRequest?.(target, requestId);
     if (issue) draft.issue = issue;
