@@ -1,18 +1,9 @@
-import { test as base, type BrowserContext, type TestInfo, type TestType, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type Fixtures } from '@playwright/test';
-import { TestCapture } from './capture/test-capture';
-import { runsPageHandlers } from './capture/input-calls';
-import { Recorder } from './capture/recorder';
-import { Daebug } from './daebug';
-import { resolveOptions, type DaebugLimits, type IgnorePattern, type NetworkMode, type ValuesMode } from './options';
+import { test as base, type TestType, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type Fixtures } from '@playwright/test';
+import type { TestCapture } from './capture/test-capture';
+import type { Recorder } from './capture/recorder';
+import type { Daebug } from './daebug';
+import type { DaebugLimits, IgnorePattern, NetworkMode, ValuesMode } from './options';
 import type { RedactOption } from './redact';
-import { enrichRecorder, hasStacksToMap } from './stack/enrich';
-import { TestContexts } from './stack/test-contexts';
-import { openContexts } from './capture/open-contexts';
-import { startLiveReport } from './live/live-report';
-import { LIVE_ENV, liveReportsTarget } from './live/live-env';
-import { recordsTrace } from './trace-mode';
-import { knownIn, loadBaseline, type LoadedBaseline } from './fixture/baseline';
-import { failedSoFar, finish } from './fixture/finish';
 
 /** Options that `test.use()` and the config's `use` block accept. */
 export interface DaebugOptions {
@@ -96,8 +87,6 @@ interface ReuseArgs {
   _reuseContext: boolean;
 }
 
-const SETTLE_MS = 1000;
-
 /**
  * daebug's fixtures, for `base.extend(daebugFixtures)` or `mergeTests`. All but the recorder are `box: 'self'`:
  * Playwright makes no step for their setup and teardown. With `box: true` it still made one (hidden from reporters,
@@ -117,27 +106,10 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   daebugBaseline: [undefined, { option: true, box: 'self' }],
   daebugValues: ['auto', { option: true, box: 'self' }],
 
+  // Each fixture names what it depends on in its own parameter list: Playwright reads the names from the source.
   _daebugRecorder: [
-    async ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork, daebugAsyncStacks, daebugLive, daebugBaseline, daebugValues, trace }, use, testInfo) => {
-      const options = resolveOptions({ strict: daebugStrict, capture: daebugCapture, ignore: daebugIgnore, limits: daebugLimits, redact: daebugRedact, network: daebugNetwork, asyncStacks: daebugAsyncStacks, live: daebugLive, baseline: daebugBaseline, values: daebugValues });
-      // Read before the test runs: a missing or malformed baseline fails the test at once, naming the file.
-      const baseline = options.baseline === undefined ? undefined : loadBaseline(options.baseline, testInfo);
-      const recorder = new Recorder(options);
-      if (baseline) baselines.set(recorder, baseline);
-      // Set only when daebug's reporter forked this worker: live reports go there, and it attaches the final Markdown.
-      const reporterRuns = liveReportsTarget(process.env[LIVE_ENV], process.ppid);
-      const live = options.live ? startLiveReport(recorder, testInfo, reporterRuns) : undefined;
-      const startedMs = Date.now();
-      try {
-        await use(recorder);
-      } finally {
-        // Before the record is attached: the reporter's final report must be the last write of this file.
-        await live?.stop();
-      }
-      // The worker's copy of the report is for the trace viewer; daebug's reporter attaches the final one for the rest.
-      const traceCopy = recordsTrace(trace, testInfo.retry) || !reporterRuns;
-      await finish(recorder, testInfo, startedMs, traceCopy, baseline, bodyEnded.get(recorder));
-    },
+    ({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork, daebugAsyncStacks, daebugLive, daebugBaseline, daebugValues, trace }, use, testInfo) =>
+      bodies().recordTest({ daebugStrict, daebugCapture, daebugIgnore, daebugLimits, daebugRedact, daebugNetwork, daebugAsyncStacks, daebugLive, daebugBaseline, daebugValues, trace }, use, testInfo),
     // Boxed, not 'self': the attachments it adds belong to the step that is open when they are added. Its own hidden
     // step keeps them out of the HTML report's "After Hooks", and the reporter can replace the Markdown one (without a
     // step of its own, the HTML reporter failed on the step's attachment the reporter had replaced).
@@ -145,116 +117,25 @@ export const daebugFixtures: Fixtures<DaebugOptions & DaebugFixtures & InternalF
   ],
 
   _daebugCapture: [
-    async ({ _daebugRecorder, playwright, _reuseContext, extraHTTPHeaders, httpCredentials }, use, testInfo) => {
-      if (!_daebugRecorder.options.capture) return use(undefined);
-      // Playwright's own answer (1.57 to 1.65): the reuseContext option, PW_TEST_REUSE_CONTEXT, or the component-test
-      // packages' reuse mode, unless video is on. A reused context's targets stay attached for the next test.
-      const capture = new TestCapture(_daebugRecorder, _reuseContext === true);
-      // What the source-map fetcher may use of the test's contexts: their cookies, kept before each one closes.
-      // And the headers and credentials the test's options give its browser: a staging server behind HTTP Basic.
-      const contexts = new TestContexts({ extraHeaders: extraHTTPHeaders, credentials: httpCredentials });
-      testContexts.set(capture, contexts);
-      // Contexts the test makes itself (browser.newContext(), browser.newPage()) are captured as they are made, the
-      // way Playwright's own tracing finds them; values are read, and cookies kept, before any of them closes (a
-      // suite's own `context` fixture may close the test's context before daebug's teardown maps its stacks).
-      const listener = {
-        runAfterCreateBrowserContext: (context: BrowserContext) => {
-          contexts.add(context);
-          return capture.addContext(context);
-        },
-        runBeforeCloseBrowserContext: async (context: BrowserContext) => {
-          await capture.flushReads();
-          await contexts.beforeClose(context, () => hasStacksToMap(_daebugRecorder));
-        },
-        // The test's own calls (daebug's are internal and not reported): a click or an evaluate runs page handlers.
-        onApiCallBegin: (_call: unknown, channel: unknown) => {
-          if (runsPageHandlers(channel)) capture.noteHandlersRan();
-        },
-      };
-      const instrumentation = (playwright as unknown as { _instrumentation?: { addListener(l: object): void; removeListener(l: object): void } })._instrumentation;
-      instrumentation?.addListener(listener);
-      try {
-        // Contexts that outlived an earlier test (a connectOverCDP browser's default context) are this test's too.
-        for (const context of openContexts(playwright)) {
-          contexts.add(context);
-          await capture.addContext(context);
-        }
-        await use(capture);
-        // When the test used no `context` fixture (its contexts were made by hand); else that fixture's teardown did it.
-        await settleAndEnrich(capture, _daebugRecorder, testInfo);
-      } finally {
-        instrumentation?.removeListener(listener);
-        contexts.end();
-        capture.end();
-      }
-    },
+    ({ _daebugRecorder, playwright, _reuseContext, extraHTTPHeaders, httpCredentials }, use, testInfo) =>
+      bodies().captureTest({ _daebugRecorder, playwright, _reuseContext, extraHTTPHeaders, httpCredentials }, use, testInfo),
     { auto: true, box: 'self' },
   ],
 
-  context: [
-    async ({ context, _daebugCapture, _daebugRecorder }, use, testInfo) => {
-      if (_daebugCapture) testContexts.get(_daebugCapture)?.add(context);
-      await _daebugCapture?.addContext(context);
-      await use(context);
-      markBodyEnd(_daebugRecorder);
-      // Values still being read must arrive before the context closes. A suite's own `context` fixture may have
-      // closed it already (SvelteKit's does): the stacks are mapped by daebug's own fetcher either way.
-      if (_daebugCapture) await settleAndEnrich(_daebugCapture, _daebugRecorder, testInfo);
-    },
-    { scope: 'test', box: 'self' },
-  ],
+  context: [({ context, _daebugCapture, _daebugRecorder }, use, testInfo) => bodies().captureContext({ context, _daebugCapture, _daebugRecorder }, use, testInfo), { scope: 'test', box: 'self' }],
 
-  page: [
-    async ({ page, _daebugCapture, _daebugRecorder }, use) => {
-      await _daebugCapture?.addFixturePage(page);
-      await use(page);
-      markBodyEnd(_daebugRecorder);
-    },
-    { scope: 'test', box: 'self' },
-  ],
+  page: [({ page, _daebugCapture, _daebugRecorder }, use) => bodies().capturePage({ page, _daebugCapture, _daebugRecorder }, use), { scope: 'test', box: 'self' }],
 
-  daebug: [
-    async ({ _daebugRecorder, _daebugCapture }, use) => {
-      await use(new Daebug(_daebugRecorder, _daebugCapture));
-      markBodyEnd(_daebugRecorder);
-    },
-    { box: 'self' },
-  ],
+  daebug: [({ _daebugRecorder, _daebugCapture }, use) => bodies().provideDaebug({ _daebugRecorder, _daebugCapture }, use), { box: 'self' }],
 };
 
-const finished = new WeakSet<TestCapture>();
-
-/** Each test's contexts, as the source-map fetcher may use them (cookies, an open request client). */
-const testContexts = new WeakMap<TestCapture, TestContexts>();
-
-// When the test's body ended: the first teardown of a fixture the test used. A failure is measured from it.
-const bodyEnded = new WeakMap<Recorder, number>();
-
-// The test's baseline (daebugBaseline), read when its recorder was made: a known error's values need not be read.
-const baselines = new WeakMap<Recorder, LoadedBaseline>();
-
-function markBodyEnd(recorder: Recorder): void {
-  if (!bodyEnded.has(recorder)) bodyEnded.set(recorder, Date.now());
-}
-
 /**
- * Once per test, at the first teardown that can: the last values that matter are read (`daebugValues`), then stacks
- * are source-mapped. With a baseline, whether an error is known needs its mapped stack (its fingerprint): its values
- * wait for that, and the stacks are mapped again when a read added causes or changed a message.
+ * What the fixtures do (src/fixture/bodies.ts), loaded when a worker sets up the first of them: a spec file imports
+ * this module in the runner too, which only lists the tests and needs none of capture (about 15 ms a run there).
  */
-async function settleAndEnrich(capture: TestCapture, recorder: Recorder, testInfo: TestInfo): Promise<void> {
-  if (finished.has(capture)) return;
-  finished.add(capture);
-  const baseline = baselines.get(recorder);
-  let mapped = false;
-  capture.readValuesAtEnd({ failed: failedSoFar(testInfo), known: knownIn(baseline, () => mapped) });
-  await capture.settle(SETTLE_MS, { newTargets: false, contextsClosing: !capture.reusesContext });
-  await enrichRecorder(recorder, testContexts.get(capture));
-  mapped = true;
-  if (!baseline || !capture.reads.hasWaiting()) return;
-  const read = capture.reads.readCount;
-  await capture.settle(SETTLE_MS, { newTargets: false });
-  if (capture.reads.readCount > read) await enrichRecorder(recorder, testContexts.get(capture));
+let loaded: typeof import('./fixture/bodies') | undefined;
+function bodies(): typeof import('./fixture/bodies') {
+  return (loaded ??= require('./fixture/bodies') as typeof import('./fixture/bodies'));
 }
 
 type DaebugTest = TestType<Args & DaebugOptions & DaebugFixtures, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;

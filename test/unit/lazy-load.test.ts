@@ -26,6 +26,27 @@ test('loading daebug the way a test file does loads no zod; reading an exported 
   assert.equal(out.parsed, false);
 });
 
+test("importing daebug, as the runner does to list a spec file's tests, loads no capture; a worker's first fixture does", () => {
+  const script = `
+    require('@playwright/test');
+    const loaded = (name) => Object.keys(require.cache).some((f) => f.split(require('node:path').sep).join('/').includes(name));
+    const names = ['src/capture/test-capture', 'src/stack/enrich', 'src/live/live-report', 'src/fixture/finish', 'src/fixture/bodies'];
+    const daebug = require('./src/index.ts');
+    const afterImport = names.filter(loaded);
+    // Set up the way Playwright would: the fixture function with its dependencies; capture off, so no browser is needed.
+    const testInfo = {};
+    const [captureFixture] = daebug.daebugFixtures._daebugCapture;
+    let captured = 'unset';
+    captureFixture({ _daebugRecorder: { options: { capture: false } }, playwright: {}, _reuseContext: false }, async (c) => { captured = c; }, testInfo)
+      .then(() => console.log(JSON.stringify({ afterImport, afterSetup: names.filter(loaded), captured: captured === undefined })));`;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: root, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const out = JSON.parse(run.stdout.trim().split('\n').pop()!) as { afterImport: string[]; afterSetup: string[]; captured: boolean };
+  assert.deepEqual(out.afterImport, [], 'the runner must not load what only a worker runs');
+  assert.ok(out.afterSetup.includes('src/fixture/bodies') && out.afterSetup.includes('src/capture/test-capture'), `a fixture set up loads them: ${out.afterSetup.join(', ')}`);
+  assert.equal(out.captured, true, 'capture off hands the test no capture');
+});
+
 test('the quick checks accept only what the schemas accept, and return what they would', () => {
   const booleans: unknown[] = [true, false, 0, 1, 'true', null, undefined, {}];
   for (const value of booleans) {
