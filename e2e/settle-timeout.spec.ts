@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
+import { reportByTitle, runInlineTest, type InlineRunResult } from './helpers/run-playwright';
 
 // daebug.settle(ms) on a page that cannot answer in time: the barrier goes on without throwing (the events emitted
 // before the call are in), and the test's report says so with a DAEBUG_SETTLE_TIMEOUT diagnostic, which tells an
@@ -36,18 +36,12 @@ test('settle on an idle page', async ({ page, daebug }) => {
 let result: Promise<InlineRunResult> | undefined;
 const run = () => (result ??= runInlineTest({ 'settle.spec.ts': spec }));
 
-function reportOf(r: InlineRunResult, title: string): { json: any; md: string } {
-  const name = Object.keys(r.reports).find((n) => r.reports[n].test.title === title);
-  if (!name) throw new Error(`no report for ${title}\n${r.output.slice(-3000)}`);
-  return { json: r.reports[name], md: r.markdown[name.replace(/\.json$/, '.md')] ?? '' };
-}
-
 test.describe.configure({ mode: 'default', timeout: 120_000 });
 
 test('a settle that times out goes on, and the report says so with DAEBUG_SETTLE_TIMEOUT', async () => {
   const r = await run();
   expect(r.exitCode, r.output.slice(-3000)).toBe(0);
-  const { json, md } = reportOf(r, 'settle while the page is busy with a value to read');
+  const { json, md } = reportByTitle(r, 'settle while the page is busy with a value to read');
   expect(json.test.status).toBe('passed');
   const timeouts = (json.diagnostics as any[]).filter((d) => d.code === 'DAEBUG_SETTLE_TIMEOUT');
   expect(timeouts).toHaveLength(1);
@@ -60,7 +54,7 @@ test('a settle that times out goes on, and the report says so with DAEBUG_SETTLE
 
 test('a settle that answers in time leaves no diagnostic', async () => {
   const r = await run();
-  const { json } = reportOf(r, 'settle on an idle page');
+  const { json } = reportByTitle(r, 'settle on an idle page');
   expect(json.test.status).toBe('passed');
   expect(json.diagnostics).toEqual([]);
 });

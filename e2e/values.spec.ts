@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { test, expect } from '@playwright/test';
-import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
+import { reportByTitle, runInlineTest, type InlineRunResult } from './helpers/run-playwright';
 
 // daebugValues (issue 25): at a test's end daebug reads logged values in full only where they can matter. A passing
 // test's plain log keeps V8's preview (`preview: true`); an error, a warning, console.error, a failed test, a test
@@ -101,10 +101,7 @@ function run(sessions: Sessions): Promise<InlineRunResult> {
 }
 
 async function reportOf(sessions: Sessions, title: string): Promise<{ json: any; md: string }> {
-  const result = await run(sessions);
-  const name = Object.keys(result.reports).find((n) => result.reports[n].test.title === title);
-  if (!name) throw new Error(`no report for ${title}\n${result.output.slice(-3000)}`);
-  return { json: result.reports[name], md: result.markdown[name.replace(/\.json$/, '.md')] ?? '' };
+  return reportByTitle(await run(sessions), title);
 }
 
 const bySource = (json: any, source: string) => (json.events as any[]).filter((e) => e.source === source);

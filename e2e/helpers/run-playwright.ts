@@ -144,3 +144,10 @@ export function onlyReport(result: InlineRunResult): { json: any; md: string } {
   const json = result.reports[names[0]!];
   return { json, md: result.markdown[names[0]!.replace(/\.json$/, '.md')] ?? '' };
 }
+
+/** The report of the run's test titled `title`, JSON and Markdown. */
+export function reportByTitle(result: InlineRunResult, title: string): { json: any; md: string } {
+  const name = Object.keys(result.reports).find((n) => result.reports[n].test.title === title);
+  if (!name) throw new Error(`no report for ${title}\n${result.output.slice(-3000)}`);
+  return { json: result.reports[name], md: result.markdown[name.replace(/\.json$/, '.md')] ?? '' };
+}
