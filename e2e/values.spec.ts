@@ -182,8 +182,9 @@ for (const sessions of ['tapped', 'own'] as const) {
   });
 }
 
-// A baseline: run 1 writes it; in strict run 2 the known error keeps its preview and does not fail the test, a new
-// one fails it, and then every value of that test is read.
+// A baseline: run 1 writes it; in strict run 2 the known errors keep their previews and do not fail the test, a new
+// one fails it, and then every value of that test is read. A known error whose preview is not its full text (an
+// object nested past V8's one level) is told by its shape (src/run/message-shape.ts) and keeps the group's fingerprint.
 const baselineRun = (strict: boolean) => `
 import { test } from 'daebug';
 ${strict ? "test.use({ daebugStrict: true, daebugBaseline: 'daebug-baseline.json' });" : ''}
@@ -191,13 +192,16 @@ test.beforeEach(async ({ page }) => {
   await page.goto('/index.html');
 });
 const known = () => console.error('known failure', { id: 1 });
+const knownNested = () => console.error('known nested', { a: { b: { c: 1 } } });
 test('only a known error', async ({ page }) => {
   await page.evaluate(${LOG});
   await page.evaluate(known);
+  await page.evaluate(knownNested);
 });
 test('a known error and a new one', async ({ page }) => {
   await page.evaluate(${LOG});
   await page.evaluate(known);
+  await page.evaluate(knownNested);
   ${strict ? "await page.evaluate(() => console.error('new failure', { a: { b: { c: 1 } } }));" : ''}
 });
 `;
@@ -212,12 +216,23 @@ test('with a baseline, a known error keeps its preview; a new error in a strict 
   const byTitle = new Map(Object.values(second.reports).map((r: any) => [r.test.title, r]));
   const onlyKnown = byTitle.get('only a known error');
   expect(onlyKnown.test.status, second.output).toBe('passed');
-  expect(bySource(onlyKnown, 'console.error').map((e) => [e.message, e.known, e.preview])).toEqual([['known failure {"id":1}', true, true]]);
+  expect(bySource(onlyKnown, 'console.error').map((e) => [e.message, e.known, e.preview])).toEqual([
+    ['known failure {"id":1}', true, true],
+    ['known nested {"a":Object}', true, true],
+  ]);
+  const nestedIn = (run: InlineRunResult) =>
+    Object.values(run.reports).flatMap((r: any) => bySource(r, 'console.error')).filter((e: any) => e.message.startsWith('known nested')).map((e: any) => e.fingerprint);
+  // Run 1 read it in full (no baseline), run 2 kept its preview: one fingerprint, the baseline's.
+  const fingerprints = new Set([...nestedIn(first), ...nestedIn(second)]);
+  expect(fingerprints.size, [...fingerprints].join()).toBe(1);
+  expect(JSON.parse(fs.readFileSync(path.join(first.dir, 'daebug-baseline.json'), 'utf8')).groups.map((g: any) => g.fingerprint)).toContain([...fingerprints][0]);
+  expect((second.index.groups as any[]).filter((g) => g.message.startsWith('known nested')).map((g) => [g.message, g.new, g.tests])).toEqual([['known nested {"a":{"b":{"c":1}}}', false, 2]]);
   expect(bySource(onlyKnown, 'console.log').map((e) => e.preview)).toEqual([true]);
   const withNew = byTitle.get('a known error and a new one');
   expect(withNew.test.status).toBe('failed');
   expect(bySource(withNew, 'console.error').map((e) => [e.message, e.known, e.preview])).toEqual([
     ['known failure {"id":1}', true, undefined],
+    ['known nested {"a":{"b":{"c":1}}}', true, undefined],
     ['new failure {"a":{"b":{"c":1}}}', undefined, undefined],
   ]);
   expect(bySource(withNew, 'console.log').map((e) => [e.message, e.preview])).toEqual([[FULL, undefined]]);

@@ -6,8 +6,9 @@
  * - every value in a test that failed, or that strict mode fails;
  * - every value the test asked for (`events()`, `errors()`; `settle()`, `daebug.eval` and a job's end read at once).
  * A known error (its fingerprint is in the baseline) and an expected one (daebugIgnore, expectError) are previews too.
- * Both are told from the text the event has so far: when the preview's text matches no pattern and no fingerprint,
- * the event is read, and the full text decides again in the report.
+ * Both are told from the text the event has so far: when the preview's text matches no pattern, no fingerprint and
+ * no baseline group's shape (src/run/message-shape.ts), the event is read, and the full text decides again in the
+ * report.
  */
 import { isUnexpectedIn, matchesIgnore, type Classifiable } from '../model/classify';
 import type { IgnorePattern, NetworkMode } from '../options';

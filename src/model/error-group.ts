@@ -6,7 +6,7 @@ import { z } from 'zod';
  */
 export const errorGroupSchema = z.object({
   fingerprint: z.string(),
-  /** The first occurrence's message. */
+  /** The first occurrence's message; the first one read in full when an earlier one kept V8's preview. */
   message: z.string(),
   /** The first occurrence's source (`window.onerror`, `unhandledrejection`, `console.error`, `network`, …). */
   source: z.string(),

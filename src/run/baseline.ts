@@ -5,6 +5,7 @@
  * value of one run (a port, a nonce, an id): two runs with the same groups and counts write the same bytes.
  */
 import { z } from 'zod';
+import { baselineMessage } from './baseline-message';
 
 export const BASELINE_VERSION = 1;
 
@@ -40,7 +41,7 @@ export function makeBaseline(entries: readonly BaselineEntry[]): BaselineData {
     .sort((a, b) => (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0))
     .map((entry) => {
       // The schema's key order, so that a file read and written again is the same text.
-      const clean: BaselineEntry = { fingerprint: entry.fingerprint, source: entry.source, message: oneLine(entry.message), ...(entry.where ? { where: entry.where } : {}), count: entry.count, tests: entry.tests };
+      const clean: BaselineEntry = { fingerprint: entry.fingerprint, source: entry.source, message: baselineMessage(entry.message), ...(entry.where ? { where: entry.where } : {}), count: entry.count, tests: entry.tests };
       return clean;
     });
   return { daebugBaseline: BASELINE_VERSION, groups };
@@ -50,10 +51,6 @@ export function formatBaseline(baseline: BaselineData): string {
   return JSON.stringify(baseline, null, 2) + '\n';
 }
 
-function oneLine(text: string, max = 300): string {
-  const line = (text.split(/\r?\n/, 1)[0] ?? '').trim();
-  return line.length > max ? `${line.slice(0, max)}…` : line;
-}
 
 export type ParsedBaseline = { ok: true; baseline: BaselineData } | { ok: false; reason: string };
 

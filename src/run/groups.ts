@@ -20,6 +20,8 @@ interface Building {
    * event of the group, so the baseline's text is the same whichever test, port or nonce came first.
    */
   stableMessage: string;
+  /** The messages are an event's V8 preview (a known error left unread, src/run/message-shape.ts): a full one replaces them. */
+  previewMessage: boolean;
   /** The smallest source of the group (`pageerror` and `window.onerror` are one kind): the same in any test order. */
   stableSource: string;
   /** Where, as the fingerprint reads it (file without host port or hash, and function), for the baseline. */
@@ -114,6 +116,7 @@ export class RunGroups {
           fingerprint,
           message: event.message,
           stableMessage: normalizeMessage(event.message),
+          previewMessage: event.preview === true,
           stableSource: event.source,
           stableWhere: event.network ? undefined : stableWhere(event.frames),
           source: event.source,
@@ -130,6 +133,11 @@ export class RunGroups {
         this.building.set(fingerprint, group);
       }
       group.count++;
+      if (group.previewMessage && !event.preview) {
+        group.message = event.message;
+        group.stableMessage = normalizeMessage(event.message);
+        group.previewMessage = false;
+      }
       if (event.source < group.stableSource) group.stableSource = event.source;
       if (event.unexpected) group.unexpected = true;
       if (event.known) {

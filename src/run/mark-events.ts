@@ -11,8 +11,12 @@ export interface MarkedCounts {
   known: number;
 }
 
-/** Sets `fingerprint`, `origin` and (with a baseline) `known` in place; events shared by several lists are set once. */
-export function markEvents(lists: readonly (readonly DaebugEvent[])[], baseline?: ReadonlySet<string>): MarkedCounts {
+/**
+ * Sets `fingerprint`, `origin` and (with a baseline) `known` in place; events shared by several lists are set once.
+ * An event left to V8's preview whose fingerprint is not the baseline's takes the fingerprint of the baseline group
+ * `previewOf` finds by its shape (src/run/message-shape.ts): the same error read in full would have had it.
+ */
+export function markEvents(lists: readonly (readonly DaebugEvent[])[], baseline?: ReadonlySet<string>, previewOf?: (event: DaebugEvent) => string | undefined): MarkedCounts {
   const seen = new Set<DaebugEvent>();
   const all = lists.flat().filter((event) => !seen.has(event) && seen.add(event));
   const pageOrigins = pageOriginsOf(all);
@@ -20,6 +24,7 @@ export function markEvents(lists: readonly (readonly DaebugEvent[])[], baseline?
   for (const event of all) {
     if (!isFingerprinted(event)) continue;
     event.fingerprint = fingerprintOf(event);
+    if (event.preview && previewOf && !baseline?.has(event.fingerprint)) event.fingerprint = previewOf(event) ?? event.fingerprint;
     event.origin = originOf(event, pageOrigins);
     if (baseline?.has(event.fingerprint)) {
       event.known = true;

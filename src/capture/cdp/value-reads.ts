@@ -59,6 +59,9 @@ export class ValueReads {
   readCount = 0;
   /** Values asked of a page that has not answered yet. */
   private unanswered = 0;
+  /** Events with values to read, and those whose values were read. */
+  private readonly logged = new WeakSet<StoredEvent>();
+  private readonly readIn = new WeakSet<StoredEvent>();
 
   constructor(
     private readonly limits: () => ReadLimits,
@@ -66,6 +69,7 @@ export class ValueReads {
   ) {}
 
   add(target: Target, read: ValueRead): void {
+    this.logged.add(read.event);
     let list = this.pending.get(target);
     if (!list) {
       list = [];
@@ -94,6 +98,11 @@ export class ValueReads {
     let count = this.unanswered;
     for (const list of this.pending.values()) for (const read of list) if (!read.event.dropped) count++;
     return count;
+  }
+
+  /** Whether `event` logged values that were not read in full (yet, or at all): its message is V8's preview. */
+  unread(event: StoredEvent): boolean {
+    return this.logged.has(event) && !this.readIn.has(event);
   }
 
   /** Whether values still wait in any target (at the test's end: for the verdict the baseline gives). */
@@ -186,6 +195,7 @@ export class ValueReads {
         reads.forEach((read, i) => {
           if (values[i] === undefined || values[i] === null) return;
           read.apply(values[i]);
+          this.readIn.add(read.event);
           this.readCount++;
           this.onRead(read.event);
         });
