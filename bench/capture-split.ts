@@ -9,7 +9,7 @@ import { fmt, launchOptions, log, median, port, repoRoot } from './lib';
  * attach). CPU of every Chromium process (from /proc) and of this process per page, variants alternating, medians.
  * Usage: npx tsx bench/capture-split.ts [rounds=6] [pages=20]   (needs the fixtures server on BENCH_PORT)
  */
-type Variant = { name: string; domains: string[]; read?: boolean | 'trivial' | 'evaluate' | 'sleep' | 'page-evaluate' | 'cdp' | 'cdp-evaluate' | 'cdp-metrics' | 'cdp-read' | 'cdp-read-errors' | 'cdp-read-json' | 'cdp-audits' | 'cdp-read-eager' };
+type Variant = { name: string; domains: string[]; read?: boolean | 'trivial' | 'evaluate' | 'sleep' | 'page-evaluate' | 'cdp' | 'cdp-evaluate' | 'cdp-metrics' | 'cdp-read' | 'cdp-read-errors' | 'cdp-read-json' | 'cdp-audits' | 'cdp-read-eager' | 'cdp-formatter' | 'cdp-formatter-null' };
 const ALL_VARIANTS: Variant[] = [
   { name: 'bare', domains: [] },
   { name: 'attach', domains: ['attach'] },
@@ -42,6 +42,12 @@ const ALL_VARIANTS: Variant[] = [
   // daebug's read as the values arrive (batched per turn, one in flight), then at the end the interrupt, or a wait
   // for a read still in flight.
   { name: 'cdp+read-eager', domains: [], read: 'cdp-read-eager' },
+  // Values serialized as they are logged, by a DevTools custom formatter (window.devtoolsFormatters, which V8 calls
+  // inside the console call for the session that enabled them), so the end has nothing to read: the interrupt.
+  // Measured for the maintainers' decision in bench/README.md (2026-11-26, fourth); not what daebug does.
+  { name: 'cdp+formatter', domains: [], read: 'cdp-formatter' },
+  // The same formatter answering null at once: what V8's calling it costs without the serializer.
+  { name: 'cdp+formatter-null', domains: [], read: 'cdp-formatter-null' },
   { name: 'all-read', domains: ['Network.enable', 'Runtime.enable', 'Page.enable', 'Log.enable', 'Target.setAutoAttach'] },
   { name: 'all', domains: ['Network.enable', 'Runtime.enable', 'Page.enable', 'Log.enable', 'Target.setAutoAttach'], read: true },
 ];
@@ -134,6 +140,24 @@ async function attach(browser: Browser, session: CDPSession, variant: Variant, s
   };
 }
 
+/** A custom formatter that serializes every object V8 wraps for the session, at the moment it wraps it. */
+function formatterSource(serializer: string): string {
+  return `(() => {
+    const serialize = (${serializer});
+    const limits = { maxDepth: 3, maxBreadth: 50, maxLength: 1000 };
+    let busy = false;
+    const formatter = {
+      header(value) {
+        if (busy) return null;
+        busy = true;
+        try { const text = serialize('console', [value], limits); return text === null ? null : ['span', {}, JSON.stringify(text)]; } catch { return null; } finally { busy = false; }
+      },
+      hasBody() { return false; },
+    };
+    Object.defineProperty(globalThis, 'devtoolsFormatters', { value: [formatter], writable: true, configurable: true, enumerable: false });
+  })();`;
+}
+
 async function main(): Promise<void> {
   const numbers = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number);
   const rounds = numbers[0] ?? 6;
@@ -183,12 +207,16 @@ async function main(): Promise<void> {
         if (eager) scheduleEager();
       });
       await cdp.send('Runtime.enable');
+      if (variant.read === 'cdp-formatter' || variant.read === 'cdp-formatter-null') {
+        await cdp.send('Runtime.setCustomObjectFormatterEnabled', { enabled: true });
+        await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: formatterSource(variant.read === 'cdp-formatter' ? serializer : '() => null'), runImmediately: true });
+      }
       if (variant.read === 'cdp-audits') await cdp.send('Audits.enable');
     }
     const finish = cdp
       ? async () => {
           if (variant.read === 'cdp-evaluate') await cdp.send('Runtime.evaluate', { expression: '0' });
-          if (variant.read === 'cdp-metrics') await cdp.send('Performance.getMetrics');
+          if (variant.read === 'cdp-metrics' || variant.read === 'cdp-formatter' || variant.read === 'cdp-formatter-null') await cdp.send('Performance.getMetrics');
           if (eager) {
             if (inflight) eagerInFlightAtEnd++;
             if (logged.length) await readNow(logged.splice(0));

@@ -20,7 +20,10 @@ export async function paired(): Promise<Row[]> {
   const [base, ...others] = projects as [BenchProject, ...BenchProject[]];
   const run = (project: BenchProject) => runPlaywright(project.dir, ['--workers=1'], project.env, { split: true });
   // One run each first: compiles the specs into Playwright's cache and warms the disk.
-  for (const project of projects) await run(project);
+  for (const project of projects) {
+    await run(project);
+    project.afterWarmUp?.();
+  }
 
   const cpu: Record<string, number[]> = Object.fromEntries(others.map(({ name }) => [name, []]));
   const node: Record<string, number[]> = Object.fromEntries(others.map(({ name }) => [name, []]));

@@ -7,6 +7,8 @@ export interface BenchProject {
   env?: Record<string, string> | undefined;
   /** Issue 25's CPU target for this project against bare, where it has one. */
   target?: number | undefined;
+  /** Run once after the project's first (warm-up) run, before any measured one. */
+  afterWarmUp?: (() => void) | undefined;
 }
 
 /** Each run of one project: wall and CPU of the whole tree, and the CPU split into runner, workers and browsers. */

@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuSource, fmt, listDurations, median, quick, runPlaywright, suiteConfig, writeProject, type Row } from './lib';
+import { cpuSource, fmt, listDurations, log, median, quick, repoRoot, runPlaywright, suiteConfig, writeProject, type Row } from './lib';
 import { alternatingRounds, CONTROL, nodeExtraShare, perRoundRatios, type BenchProject } from './rounds';
 
 const FILES = 4;
@@ -86,13 +87,46 @@ export function suiteProjects(): BenchProject[] {
     { name: 'daebug', dir: project('suite-daebug', 'daebug', `[['list'], ['daebug/reporter']]`), target: SUITE_WAIT === 'mixed' && PAGE === '/bench/suite.html' ? 1.03 : undefined },
   ];
   if (process.env['BENCH_SUITE_CONTROL'] !== '0') projects.push({ name: CONTROL, dir: project('suite-baseline-again', '@playwright/test', `[['list']]`) });
+  if (process.env['BENCH_SUITE_KNOWN'] === '1') projects.push(knownErrorsProject());
   for (const [name, { env, ...use }] of variants()) projects.push({ name, dir: project(`suite-${name}`, 'daebug', `[['list'], ['daebug/reporter']]`, use), env: env as Record<string, string> | undefined });
   return projects;
+}
+
+/**
+ * `BENCH_SUITE_KNOWN=1`: daebug with a baseline that holds the page's errors and warnings, the way a team runs once it
+ * has written one (`npx daebug baseline`): known errors keep V8's preview, so a passing test's end reads nothing. The
+ * baseline is written from the project's own warm-up run (it starts from an empty one).
+ */
+function knownErrorsProject(): BenchProject {
+  const dir = project('suite-known', 'daebug', `[['list'], ['daebug/reporter']]`, { daebugBaseline: 'daebug-baseline.json' });
+  const file = path.join(dir, 'daebug-baseline.json');
+  fs.writeFileSync(file, JSON.stringify({ daebugBaseline: 1, groups: [] }) + '\n');
+  return {
+    name: 'known',
+    dir,
+    afterWarmUp: () => {
+      execFileSync(process.execPath, [path.join(repoRoot, 'dist', 'cli', 'bin.js'), 'baseline'], { cwd: dir, stdio: 'pipe' });
+      const groups = (JSON.parse(fs.readFileSync(file, 'utf8')) as { groups: unknown[] }).groups.length;
+      if (groups < 3) throw new Error(`suite-overhead: the baseline written from the warm-up run holds ${groups} groups`);
+      log(`  suite-known: baseline of ${groups} groups written from the warm-up run`);
+    },
+  };
 }
 
 /** Checks that daebug's project of `suiteProjects()` saw what the page did. */
 export function checkSuiteReports(projects: readonly BenchProject[]): void {
   checkReports(projects[1]!.dir);
+  const known = projects.find((p) => p.name === 'known');
+  if (known) checkKnown(known.dir);
+}
+
+/** The baseline project's reports: every warning and console.error known and left to its preview (nothing read). */
+function checkKnown(dir: string): void {
+  checkReports(dir);
+  const file = fs.readdirSync(path.join(dir, 'reports')).find((f) => f.endsWith('.json') && f !== 'index.json')!;
+  const { events } = JSON.parse(fs.readFileSync(path.join(dir, 'reports', file), 'utf8')) as { events: Array<{ source: string; known?: boolean; preview?: boolean }> };
+  const counted = events.filter((e) => e.source === 'console.warn' || e.source === 'console.error');
+  if (counted.length < 6 || counted.some((e) => !e.known || !e.preview)) throw new Error(`suite-overhead: ${file} has a warning or console.error that is not a known preview: ${JSON.stringify(counted)}`);
 }
 
 /** 80 tests on 2 workers: bare Playwright with `list` against daebug's fixtures with `list` and daebug/reporter. */
@@ -100,7 +134,10 @@ export async function suiteOverhead(): Promise<Row[]> {
   const projects = suiteProjects();
   const measured = projects[1]!.dir;
   // One test each first: compiles the specs into Playwright's cache and warms the disk.
-  for (const { dir, env } of projects) await runPlaywright(dir, ['--grep', 'page 1$'], env);
+  for (const { dir, env, afterWarmUp } of projects) {
+    await runPlaywright(dir, ['--grep', 'page 1$'], env);
+    afterWarmUp?.();
+  }
 
   const durations: Record<string, number[]> = Object.fromEntries(projects.map(({ name }) => [name, []]));
   const { series, loads } = await alternatingRounds('suite', projects, ROUNDS, ({ name }, run) => {
