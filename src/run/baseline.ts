@@ -51,7 +51,6 @@ export function formatBaseline(baseline: BaselineData): string {
   return JSON.stringify(baseline, null, 2) + '\n';
 }
 
-
 export type ParsedBaseline = { ok: true; baseline: BaselineData } | { ok: false; reason: string };
 
 /** Parses a baseline file's text; the reason says what was wrong, for an error that names the file. */

@@ -1,8 +1,8 @@
 /**
  * A known error told from V8's preview of its values (issue 25: "known errors, those in the baseline, are previews
  * too"). A fingerprint hashes the normalised message, and a logged object's text differs between its preview
- * (`{"id":<n>,"tags":Array(<n>),"nested":Object}`) and its full serialization (`{<str>:<n>,<str>:[<str>],…}`): the
- * preview's fingerprint is never the baseline's, so a known `console.warn` of an object was read in full at every
+ * (`{"id":3,"tags":Array(2),"nested":Object}`) and its full serialization (`{"id":3,"tags":["a"],"nested":{"ok":true}}`):
+ * the preview's fingerprint is never the baseline's, so a known `console.warn` of an object was read in full at every
  * passing test's end, the one read that waits for the page's main thread. Its shape is the message with every
  * bracketed part (an object or array logged) as `{…}` or `[…]`, with its kind and place: the same for the preview
  * and the full text, so a preview can be matched to the baseline group it belongs to. Pure.
