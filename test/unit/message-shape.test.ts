@@ -109,6 +109,20 @@ describe('a known error told from its preview', () => {
     assert.equal(knownIn(baseline, () => true, () => false)(warn('item 3 loaded {"id":3}') as unknown as StoredEvent), false);
   });
 
+  it('knownIn answers again once the event was read or its message changed', () => {
+    const baseline = loaded([entryOf(warn(fullMessage(3)))]);
+    let isUnread = true;
+    const known = knownIn(baseline, () => true, () => isUnread);
+    const event = warn(previewMessage(5)) as unknown as StoredEvent;
+    assert.equal(known(event), true);
+    // Read in full into another structure: a new error, told by its fingerprint.
+    isUnread = false;
+    event.message = 'item 5 loaded {"id":5}';
+    assert.equal(known(event), false);
+    event.message = fullMessage(5);
+    assert.equal(known(event), true);
+  });
+
   it('markEvents gives a known preview the baseline group’s fingerprint, and the group keeps a full message', () => {
     const full = warn(fullMessage(3));
     const baseline = loaded([entryOf(full)]);
