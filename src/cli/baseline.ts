@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { makeBaseline } from '../run/baseline';
+import { keepWording, makeBaseline, type BaselineEntry } from '../run/baseline';
 import { readBaseline, writeBaseline } from '../run/baseline-file';
 import { collectGroups } from './collect-groups';
 import { diagnosticText, EXIT_OK, type CommandOutput } from './output';
@@ -15,8 +15,9 @@ export interface BaselineCommandOptions {
 }
 
 /**
- * `daebug baseline`: writes the fingerprints of the run's groups (known errors) to a file for `daebugBaseline`;
- * with `--prune`, drops from the existing file the groups that did not happen in the run.
+ * `daebug baseline`: writes the fingerprints of the run's groups (known errors) to a file for `daebugBaseline`; a
+ * group the file already holds keeps its message and place (`keepWording`). With `--prune`, drops from the existing
+ * file the groups that did not happen in the run.
  */
 export function baselineCommand(options: BaselineCommandOptions): CommandOutput {
   const out = path.resolve(options.out ?? DEFAULT_BASELINE_FILE);
@@ -36,7 +37,7 @@ export function baselineCommand(options: BaselineCommandOptions): CommandOutput 
     };
   }
   const collected = collectGroups({ dir: options.dir });
-  const entries = collected.groups.baselineEntries();
+  const entries = keepWording(collected.groups.baselineEntries(), existingGroups(out));
   writeBaseline(out, makeBaseline(entries));
   const count = entries.length;
   return {
@@ -44,4 +45,13 @@ export function baselineCommand(options: BaselineCommandOptions): CommandOutput 
     stderr: diagnosticText(collected.folder.diagnostics),
     exitCode: EXIT_OK,
   };
+}
+
+/** The groups of the baseline already at `file`; none when there is no readable one (it is written anew). */
+function existingGroups(file: string): BaselineEntry[] {
+  try {
+    return readBaseline(file).groups;
+  } catch {
+    return [];
+  }
 }

@@ -47,6 +47,21 @@ export function makeBaseline(entries: readonly BaselineEntry[]): BaselineData {
   return { daebugBaseline: BASELINE_VERSION, groups };
 }
 
+/**
+ * A run's entries written over an existing baseline: a group already in it keeps its message and place as the file
+ * had them, so the file changes only where groups came, went or were counted again. A known error the run left to V8's
+ * preview (src/run/message-shape.ts) would otherwise rewrite its message from the preview's text.
+ */
+export function keepWording(entries: readonly BaselineEntry[], existing: readonly BaselineEntry[]): BaselineEntry[] {
+  const had = new Map(existing.map((entry) => [entry.fingerprint, entry]));
+  return entries.map((entry) => {
+    const old = had.get(entry.fingerprint);
+    if (!old) return entry;
+    const { where: _where, ...rest } = entry;
+    return { ...rest, message: old.message, ...(old.where ? { where: old.where } : {}) };
+  });
+}
+
 export function formatBaseline(baseline: BaselineData): string {
   return JSON.stringify(baseline, null, 2) + '\n';
 }

@@ -5,7 +5,7 @@ import { fingerprintOf, stableWhere } from '../../src/run/fingerprint';
 import { normalizeMessage } from '../../src/run/normalize';
 import { markEvents } from '../../src/run/mark-events';
 import { RunGroups } from '../../src/run/groups';
-import { makeBaseline, type BaselineEntry } from '../../src/run/baseline';
+import { keepWording, makeBaseline, type BaselineEntry } from '../../src/run/baseline';
 import { knownIn, knownShape, type LoadedBaseline } from '../../src/fixture/baseline';
 import { formatPrimitiveArgs, previewText, type RemoteObject } from '../../src/capture/remote-object';
 import { serializeConsoleCall } from '../../src/capture/in-page/console';
@@ -139,5 +139,16 @@ describe('a known error told from its preview', () => {
     groups.addAttempt({ testKey: 'b', report: 'b.md' }, [warn(fullMessage(4), { fingerprint: preview.fingerprint, preview: false })]);
     const [entry] = groups.baselineEntries();
     assert.equal(entry?.message, normalizeMessage(fullMessage(4)));
+  });
+
+  it('a baseline written again over itself keeps a group’s wording when the run only saw its preview', () => {
+    const full = warn(fullMessage(3));
+    const before = makeBaseline([entryOf(full)]);
+    // The run left every occurrence to its preview: its group's message is the preview's.
+    const fromRun = { ...entryOf(warn(previewMessage(5))), fingerprint: before.groups[0]!.fingerprint, count: 4, tests: 2 };
+    const after = makeBaseline(keepWording([fromRun, entryOf(warn('a new warning'))], before.groups));
+    assert.equal(after.groups.find((g) => g.fingerprint === fromRun.fingerprint)?.message, before.groups[0]!.message);
+    assert.equal(after.groups.find((g) => g.fingerprint === fromRun.fingerprint)?.count, 4);
+    assert.equal(after.groups.find((g) => g.message === 'a new warning')?.source, 'console.warn');
   });
 });
