@@ -110,9 +110,43 @@ export function normalizeUrl(url: string): string {
   } catch {
     return url.split(/[?#]/, 1)[0]!;
   }
-  const segments = parsed.pathname.split('/').map((segment, i, all) => (i === all.length - 1 ? normalizeFileName(segment) : normalizeSegment(segment)));
-  const host = parsed.protocol === 'file:' ? '' : parsed.hostname;
+  const local = parsed.protocol === 'file:';
+  const path = local ? pathInsideApp(parsed.pathname) : parsed.pathname;
+  const segments = path.split('/').map((segment, i, all) => (i === all.length - 1 ? normalizeFileName(segment) : normalizeSegment(segment)));
+  const host = local ? '' : parsed.hostname;
   return `${parsed.protocol}//${host}${segments.join('/')}`;
+}
+
+/**
+ * A file's path as it stays when the same app is built or checked out elsewhere: from its last `node_modules`
+ * (the package is the identity), else after the last folder that a run or a machine named at random
+ * (`rr-vite-5-template-4m0q2ctb5b8`, `tmp-1234-aB3xYz`, a UUID), so that a suite that builds each fixture in a fresh
+ * temporary folder gives the same place every run. Other paths stay whole. `/` separated, with its leading `/`.
+ */
+export function pathInsideApp(path: string): string {
+  const segments = path.replace(/\\/g, '/').split('/');
+  const modules = segments.lastIndexOf('node_modules');
+  // Neither the file name itself nor the root counts as a folder.
+  let cut = modules > 0 ? modules - 1 : -1;
+  if (cut < 0) for (let i = segments.length - 2; i > 0; i--) if (isPerRunFolder(segments[i]!)) { cut = i; break; }
+  return cut < 0 ? path : `/${segments.slice(cut + 1).join('/')}`;
+}
+
+/**
+ * A folder named for one run: a UUID, or a name whose last `-`, `_` or `.` piece is random: 4 or more digits (a pid
+ * or a time), a content hash, or 6 to 16 letters and digits that mix digits or cases and read as no name (Node's
+ * `mkdtemp` adds 6 such characters, `Math.random().toString(36)` about 11).
+ */
+export function isPerRunFolder(segment: string): boolean {
+  if (/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i.test(segment)) return true;
+  const pieces = segment.split(/[-_.]/);
+  const last = pieces[pieces.length - 1] ?? '';
+  if (pieces.length === 1 && !/\d/.test(last)) return false;
+  if (/^\d{4,}$/.test(last)) return true;
+  if (/^[0-9a-f]{6,}$/i.test(last)) return isContentHash(last);
+  if (!/^[A-Za-z0-9]{6,16}$/.test(last)) return false;
+  const mixed = /\d/.test(last) || (/[a-z]/.test(last) && /[A-Z]/.test(last));
+  return mixed && /[A-Za-z]/.test(last) && !readsAsName(last) && !/^v?\d+(?:[a-z]+\d*)?$/i.test(last) && !/^[a-z]+\d{1,3}$/i.test(last);
 }
 
 function normalizeSegment(segment: string): string {
@@ -136,8 +170,12 @@ export function normalizeFileName(name: string): string {
   if (normalizeSegment(name) === '<id>') return '<id>';
   const [stem = '', ...rest] = name.split('.');
   if (!stem) return name;
-  // After the stem: `[name].[hash].js` (SvelteKit, Astro, webpack, Parcel); the last part is the extension.
-  const kept = rest.filter((part, i) => i === rest.length - 1 || !isContentHash(part));
+  // After the stem: `[name].[hash].js` (SvelteKit, Astro, webpack, Parcel) drops a part that is a hash, and a part
+  // that ends in one (`entry.client-Dy10eZpM.js`, `users._id-B3kq9XzA.js`: React Router's route modules) loses it.
+  // The last part is the extension.
+  const kept = rest
+    .filter((part, i) => i === rest.length - 1 || !isContentHash(part))
+    .map((part, i, all) => (i === all.length - 1 ? part : stemWithoutHash(part)));
   return [stemWithoutHash(stem), ...kept].join('.');
 }
 
@@ -171,11 +209,16 @@ function stemWithoutHash(stem: string): string {
 /** A source path as it stays across builds: a URL normalised, a bundler's prefix (`webpack://app/./`) and hash out. */
 export function normalizeSource(source: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) && !/^webpack:|^vite:|^ng:/i.test(source)) return normalizeUrl(source);
-  const clean = source
+  let clean = source
     .split(/[?#]/, 1)[0]!
     .replace(/^(?:webpack|vite|ng):\/\/[^/]*\//i, '')
     .replace(/\\/g, '/')
     .replace(/^(?:\.\.?\/)+/, '');
+  // An absolute path (a server build's map, a Node stack): where it sits inside the app, not on this machine.
+  if (clean.startsWith('/')) {
+    const inside = pathInsideApp(clean);
+    if (inside !== clean) clean = inside.slice(1);
+  }
   const at = clean.lastIndexOf('/');
   return clean.slice(0, at + 1) + normalizeFileName(clean.slice(at + 1));
 }

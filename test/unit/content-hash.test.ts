@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isContentHash, readsAsName } from '../../src/run/content-hash';
-import { normalizeFileName } from '../../src/run/normalize';
+import { isPerRunFolder, normalizeFileName, normalizeSource, normalizeUrl, pathInsideApp } from '../../src/run/normalize';
 
 describe('normalizeFileName', () => {
   it('names a file that is only a hash <hash>, whatever the bundler and whatever `-` or `_` the hash holds', () => {
@@ -32,6 +32,19 @@ describe('normalizeFileName', () => {
       ['main.3f9a1c2b.js', 'main.js'], // Create React App
       ['787.3f9a1c2b.chunk.js', '787.chunk.js'],
       ['framework-0a1b2c3d4e5f6789.js', 'framework.js'], // Next
+    ];
+    for (const [name, expected] of cases) assert.equal(normalizeFileName(name), expected, name);
+  });
+
+  it('drops a hash that ends any dotted part of a name, as React Router names its route modules', () => {
+    const cases: [string, string][] = [
+      ['entry.client-Dy10eZpM.js', 'entry.client.js'],
+      ['yes.render-CKjeKT-E.js', 'yes.render.js'],
+      ['users._id-B3kq9XzA.js', 'users._id.js'],
+      ['root-CUK3qG0y.js', 'root.js'],
+      ['render.throw-AbCd1234.mjs', 'render.throw.mjs'],
+      ['chunk-62JRHF6Z.js', 'chunk.js'],
+      ['a.b.c-0a1b2c3d4e.js', 'a.b.c.js'],
     ];
     for (const [name, expected] of cases) assert.equal(normalizeFileName(name), expected, name);
   });
@@ -69,5 +82,29 @@ describe('isContentHash', () => {
     const tokens = Array.from({ length: 20_000 }, () => Array.from({ length: 8 }, () => alphabet[Math.floor(next() * 64)]).join(''));
     const missed = tokens.filter((token) => !isContentHash(token));
     assert.ok(missed.length < tokens.length / 100, `${missed.length} of ${tokens.length} read as names: ${missed.slice(0, 20).join(' ')}`);
+  });
+});
+
+describe('pathInsideApp', () => {
+  it('cuts a path after the folder a run named at random, so each fresh build folder gives one place', () => {
+    const a = 'file:///work/rr/.tmp/integration/rr-vite-5-template-4m0q2ctb5b8/build/server/index.js';
+    const b = 'file:///work/rr/.tmp/integration/rr-vite-5-template-9x1kq0zz2ab/build/server/index.js';
+    assert.equal(normalizeUrl(a), 'file:///build/server/index.js');
+    assert.equal(normalizeUrl(a), normalizeUrl(b));
+    assert.equal(normalizeUrl('file:///tmp/rr-app-aB3xYz/build/server/index-BKGzNfDO.js'), 'file:///build/server/index.js');
+    assert.equal(normalizeUrl('file:///tmp/3f1c2a9e-1b2c-4d5e-8f90-123456789abc/app/root.tsx'), 'file:///app/root.tsx');
+    assert.equal(normalizeSource('/tmp/rr-app-aB3xYz/app/root.tsx'), 'app/root.tsx');
+    assert.equal(normalizeSource('/tmp/rr-app-Zq81mnX2/app/root.tsx'), 'app/root.tsx');
+  });
+
+  it('keeps a package from its node_modules, and a path with no random folder whole', () => {
+    assert.equal(pathInsideApp('/ci/7/node_modules/react-dom/cjs/x.js'), '/node_modules/react-dom/cjs/x.js');
+    assert.equal(pathInsideApp('/home/me/shop/src/cart.ts'), '/home/me/shop/src/cart.ts');
+    assert.equal(normalizeUrl('http://127.0.0.1:4517/tmp-aB3xYz/app.js'), 'http://127.0.0.1/tmp-aB3xYz/app.js');
+  });
+
+  it('tells a folder named at random from one a developer named', () => {
+    for (const folder of ['rr-vite-5-template-4m0q2ctb5b8', 'tmp-12345', 'vitest-aB3xYz', 'playwright-artifacts-Xk29aQ', 'build-0a1b2c3d']) assert.equal(isPerRunFolder(folder), true, folder);
+    for (const folder of ['my-project', 'react19', 'node-v20', 'playwright-1.57.0', 'fixtures', 'Template', 'e2e', 'UserCard2', 'src', 'app', 'v1', 'facade']) assert.equal(isPerRunFolder(folder), false, folder);
   });
 });
