@@ -1,3 +1,4 @@
+import { headline } from '../model/headline';
 import type { DaebugEvent, Report } from '../model/schema';
 import { firstLine } from '../format/first-line';
 import { workflowCommand, type AnnotationProperties } from '../format/github-commands';
@@ -42,7 +43,7 @@ export function testAnnotations(input: AnnotationInput): string[] {
   const kind = input.report.test.strict ? 'error' : 'warning';
   const title = `daebug: ${input.titlePath.join(' › ')}`;
   return unexpectedEvents(input.report).map((event) =>
-    workflowCommand(kind, { ...annotationLocation(event, input), title }, `${event.known ? 'known (in baseline): ' : ''}${firstLine(event.message, { max: 500, trim: true }) || `[${event.source}] (no message)`}`),
+    workflowCommand(kind, { ...annotationLocation(event, input), title }, `${event.known ? 'known (in baseline): ' : ''}${firstLine(headline(event.message), { max: 500 }) || `[${event.source}] (no message)`}`),
   );
 }
 

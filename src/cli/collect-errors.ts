@@ -79,6 +79,7 @@ function toCliError(event: DaebugEvent, retry: number, test: CliTest, cause: Roo
   if (event.hint) error.hint = event.hint;
   if (event.fingerprint) error.fingerprint = event.fingerprint;
   if (event.known !== undefined) error.known = event.known;
+  if (event.sightings) error.sightings = event.sightings;
   return error;
 }
 
@@ -105,11 +106,24 @@ export function collectErrors(files: readonly ReportFile[], options: CollectErro
     for (const attempt of [...(report.attempts ?? []), report]) {
       // The root cause the attempt's Markdown names, chosen by the same ranking.
       const cause = attempt.events.some((e) => e.unexpected) ? rankRootCause(attempt) : undefined;
+      // One block per problem: a sighting of another error is in its block, and repeats of an error count in the first's.
+      const byGroup = new Map<string, CliError>();
       for (const event of attempt.events) {
-        if (!isErrorEvent(event)) continue;
+        if (!isErrorEvent(event) || event.sightingOf !== undefined) continue;
         if (options.isNew && (!event.unexpected || !options.isNew(event))) continue;
-        if (event.expected && !options.includeExpected) expectedLeftOut++;
-        else all.push({ at: Date.parse(event.time), error: toCliError(event, attempt.test.retry, test, cause) });
+        if (event.expected && !options.includeExpected) {
+          expectedLeftOut++;
+          continue;
+        }
+        const group = event.fingerprint ? `${event.fingerprint}\u0000${event.expected}` : undefined;
+        const first = group ? byGroup.get(group) : undefined;
+        if (first && !(cause?.event === event)) {
+          first.count = (first.count ?? 1) + 1;
+          continue;
+        }
+        const error = toCliError(event, attempt.test.retry, test, cause);
+        if (group && !first) byGroup.set(group, error);
+        all.push({ at: Date.parse(event.time), error });
       }
     }
   }

@@ -12,6 +12,7 @@
  * Pure: the same output, the same text.
  */
 import { firstUserFrame, frameFunction, framePosition, libraryNames, stackItems } from '../format/frames';
+import { sightingsNote } from '../format/sightings-note';
 import type { Frame } from '../model/schema';
 import { positionText } from '../model/position-text';
 import type { CliError, CliLocation, ErrorsOutput } from './schema';
@@ -128,6 +129,8 @@ export function formatErrorBlock(error: CliError): string {
   if (rest.some((line) => line.trim())) lines.push(...keyLines('rest of message', rest.join('\n').replace(/\n+$/, '')));
   const kind = kindOf(error);
   if (kind) lines.push(`  kind: ${kind}`);
+  const seen = [error.count && error.count > 1 ? `${error.count} times in this test` : '', sightingsNote(error.sightings)].filter(Boolean).join('; ');
+  if (seen) lines.push(`  seen: ${seen}`);
   if (error.rootCause) lines.push(`  root cause of this test: ${error.rootCauseReason ?? 'yes'}`);
   if (!where.inYourCode) lines.push('  note: no frame of the stack is in your code; it is located where it surfaced');
   for (const reason of stack.unmapped) lines.push(`  not mapped: ${reason}`);

@@ -52,6 +52,10 @@ export const cliErrorSchema = z.object({
   /** The Playwright attempt the error happened in (0 first, then retries). */
   retry: z.number().int(),
   test: cliTestSchema,
+  /** How often the same error (its fingerprint) happened in this attempt, when more than once: one block stands for them all. */
+  count: z.number().int().optional(),
+  /** Every sighting of this one throw (a framework's log, the uncaught report), as the JSON report's event lists them. */
+  sightings: z.array(z.object({ source: z.string(), by: z.string(), time: z.string() })).optional(),
 });
 
 /** `daebug errors --json`. */

@@ -9,7 +9,7 @@ import type { DaebugEvent } from '../model/schema';
 import { headlineHasUrl, requestNamedBy } from '../model/names-url';
 
 /** React 18's separate log about an error it caught, right after that error: "The above error occurred in the <X> component". */
-const REACT_BOUNDARY_LOG = /^(?:Warning: )?The above error occurred in the <[A-Za-z_$][\w$.]*> component/;
+const REACT_BOUNDARY_LOG = /^(?:Warning: )?The above error occurred in (?:the <[A-Za-z_$][\w$.]*> component|one of your React components)/;
 /** Vue 3's warning about an error of a component's hook or handler, logged right before Vue rethrows or logs the error. */
 const VUE_UNHANDLED = /^\[Vue warn\]: Unhandled error during execution of /;
 /** How far a framework's own words about an error (React's boundary log, Vue's warning) lie from it: the same commit. */
@@ -50,8 +50,64 @@ export function reactBoundaryLogAfter(event: DaebugEvent, events: readonly Daebu
   return Date.parse(next.time) - Date.parse(event.time) <= FRAMEWORK_NOTE_MS ? next : undefined;
 }
 
+/**
+ * React's words for an error it recovered from by rendering in the browser: the reason (the server's error) follows
+ * the colon, on the next line in React 19 ("Switched to client rendering because the server rendering errored:\n\n…").
+ */
+const CLIENT_RENDERING_FALLBACK = /Switched to client rendering because the server rendering errored:\s*([^\n]*(?:\n\s*)*[^\n]*)/;
+/** A framework's stand-in for an error the server kept to itself (React Router's and Remix's default boundary). */
+const SERVER_ERROR_STAND_IN = /^(?:Uncaught (?:\(in promise\) )?)?(?:Error: )?Unexpected Server Error\b/;
+/** How far apart an error and its consequence may lie: a hydration, a retry, a request and its rendering. */
+const CONSEQUENCE_MS = 10_000;
+
+/** The Error's own text: the first line of its stack, else of the message, without "Uncaught " or the Error's name. */
+function errorWords(event: DaebugEvent): string {
+  const head = (event.stack?.split('\n', 1)[0] || event.message.split('\n', 1)[0] || '').trim();
+  return head.replace(/^Uncaught (?:\(in promise\) )?/, '').replace(/^[A-Z][\w$]*(?:Error|Exception)?: /, '');
+}
+
+/** Thrown, rejected, or logged with `console.error`: what can report an Error. */
+function isErrorReport(event: DaebugEvent): boolean {
+  return UNCAUGHT_SOURCES.has(event.source) || event.source === 'console.error';
+}
+
+/**
+ * A framework's consequence of an error: React's client-rendering fallback names the server's error, and the error
+ * the browser then threw on its own at the same render is that error; a server error React Router could only show
+ * as "Unexpected Server Error", or whose stack never ran in the browser, came with the route's request that failed.
+ */
+function consequenceOf(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent | undefined {
+  const time = Date.parse(event.time);
+  const near = (e: DaebugEvent) => e !== event && e.realm === event.realm && Math.abs(Date.parse(e.time) - time) <= CONSEQUENCE_MS;
+  const fallback = CLIENT_RENDERING_FALLBACK.exec(event.message);
+  if (fallback) {
+    const reason = (fallback[1] ?? '').trim().split('\n', 1)[0]!.replace(/^[A-Z][\w$]*(?:Error|Exception)?: /, '').trim();
+    if (!reason) return undefined;
+    return events.find((e) => near(e) && isErrorReport(e) && !CLIENT_RENDERING_FALLBACK.test(e.message) && errorWords(e) === reason);
+  }
+  if (!isErrorReport(event)) return undefined;
+  // A stack of the server's files only (React Router sends a loader's error with its stack in development).
+  const frames = event.frames ?? [];
+  const serverStack = frames.length > 0 && frames.every((f) => !/^https?:/i.test(f.url));
+  if (!serverStack && !SERVER_ERROR_STAND_IN.test(errorWords(event)) && !SERVER_ERROR_STAND_IN.test(event.message)) return undefined;
+  return events.filter((e) => near(e) && Date.parse(e.time) <= time && isRouteRequestFailure(e)).pop();
+}
+
+/**
+ * A request for a route's data or document that the server answered with an error: React Router's `.data` fetch of a
+ * loader or action, Remix's `?_data=`, or the document itself.
+ */
+function isRouteRequestFailure(event: DaebugEvent): boolean {
+  const network = event.network;
+  if (event.source !== 'network' || !network || network.canceled || (network.status ?? 0) < 400) return false;
+  if (network.resourceType === 'document') return true;
+  return /\.data(?:[?#]|$)|[?&]_data=/.test(network.url);
+}
+
 /** The event among `events` that explains this one, when the report shows it; undefined otherwise. */
 export function explainedBy(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent | undefined {
+  const consequence = consequenceOf(event, events);
+  if (consequence) return consequence;
   if (event.source === 'console.warn' && VUE_UNHANDLED.test(event.message)) {
     // Vue's own error handling: the warning names the hook and the component, the error right after it is the cause.
     const error = nextInRealm(event, events);

@@ -13,13 +13,18 @@ export type Logger =
   /** The console call's own frame is in the app. */
   | { by: 'app' }
   /** A framework's own logging: `what` names it in the report's words (`Angular's ErrorHandler`). */
-  | { by: 'framework'; framework: 'React' | 'Vue' | 'Angular'; what: string; warning: boolean }
+  | { by: 'framework'; framework: 'React' | 'React Router' | 'Vue' | 'Angular'; what: string; warning: boolean }
   /** Some other library's console call. */
   | { by: 'library' };
 
 const ANGULAR_ERROR_HANDLER = /^ERROR\b/;
-/** React 18 logs it on its own; React 19 puts it after the Error's own text. */
-const REACT_BOUNDARY_LOG = /The above error occurred in the <[A-Za-z_$][\w$.]*> component/;
+/**
+ * React 18 logs it on its own; React 19 puts it after the Error's own text, and says "one of your React components"
+ * when it knows no component's name.
+ */
+const REACT_BOUNDARY_LOG = /The above error occurred in (?:the <[A-Za-z_$][\w$.]*> component|one of your React components)/;
+/** React Router's own log of an error its boundary caught, in development and production alike. */
+const REACT_ROUTER_BOUNDARY_LOG = /^React Router caught the following error during render\b/;
 /** React's words for its own warnings: React 18 prefixes them with "Warning: ", React 19 names the component. */
 export const REACT_WARNING = /^Warning: |Check the render method of `|Check the top-level render call using </;
 const VUE_WARN = /^\[Vue warn\]/;
@@ -48,6 +53,7 @@ export function loggedBy(event: DaebugEvent): Logger | undefined {
   if (inApp !== true) {
     if (event.source === 'console.error' && ANGULAR_ERROR_HANDLER.test(message)) return { by: 'framework', framework: 'Angular', what: "Angular's ErrorHandler", warning: false };
     if (REACT_BOUNDARY_LOG.test(message)) return { by: 'framework', framework: 'React', what: "React's error-boundary log", warning: false };
+    if (REACT_ROUTER_BOUNDARY_LOG.test(message)) return { by: 'framework', framework: 'React Router', what: "React Router's error-boundary log", warning: false };
     if (VUE_WARN.test(message)) return { by: 'framework', framework: 'Vue', what: "Vue's warn handler", warning: true };
     if (REACT_WARNING.test(message)) return { by: 'framework', framework: 'React', what: 'React', warning: true };
   }

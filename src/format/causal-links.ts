@@ -6,7 +6,7 @@
 import { causalLinks } from '../diagnosis/link';
 import type { DaebugEvent } from '../model/schema';
 import { code } from './fence';
-import { collapseRepeats, eventIdentity } from './repeats';
+import { collapseByGroup, eventIdentity } from './repeats';
 
 export interface CausalLinks {
   /** By event identity (jobs hold copies of the events): the event that explains it. */
@@ -38,7 +38,7 @@ export type EntryNumber = (event: DaebugEvent) => number | undefined;
 /** Each unexpected error's number in the Unexpected errors section, by event identity; a run of repeats is one entry. */
 export function unexpectedNumbers(events: readonly DaebugEvent[]): Map<string, number> {
   const numbers = new Map<string, number>();
-  collapseRepeats(events.filter((e) => e.unexpected)).forEach((run, i) => {
+  collapseByGroup(events.filter((e) => e.unexpected)).forEach((run, i) => {
     for (const member of run.members) numbers.set(eventIdentity(member), i + 1);
   });
   return numbers;

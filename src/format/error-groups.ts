@@ -2,6 +2,7 @@
  * "Errors across the run": a run's error groups, most widespread first, new ones marked. Pure; `index.md` opens with
  * them as Markdown, and `npx daebug groups` (and its MCP tool) prints the same lines as plain text.
  */
+import { headline } from '../model/headline';
 import type { ErrorGroup, FixedGroup } from '../model/error-group';
 import { code, inline, plainLine } from './fence';
 import { firstLine } from './first-line';
@@ -43,7 +44,7 @@ export function groupLine(group: ErrorGroup, link: (report: string) => string, s
   const counts = `${plural(group.tests, 'test')}, ${plural(group.count, 'time')}`;
   const where = group.where ? ` · at ${style.code(group.where)}` : '';
   const first = group.reports[0] ? ` · first: ${link(group.reports[0])}` : '';
-  return `${flags ? `${flags} · ` : ''}[${style.text(group.source, 40)}] ${style.text(firstLine(group.message, { crlf: true }), 200)} — ${counts}${where}${first} · ${style.code(group.fingerprint)}`;
+  return `${flags ? `${flags} · ` : ''}[${style.text(group.source, 40)}] ${style.text(headline(group.message), 200)} — ${counts}${where}${first} · ${style.code(group.fingerprint)}`;
 }
 
 /** New groups first (with a baseline), then by how many tests had them: the order the reader acts in. */
@@ -75,7 +76,7 @@ export function formatGroupsSection(input: GroupsSectionInput): string[] {
   }
   if (input.fixed?.length) {
     lines.push('', style.heading(`Fixed since the baseline (${plural(input.fixed.length, 'group')} in the baseline did not happen in this run)`), '');
-    input.fixed.slice(0, max).forEach((f) => lines.push(`- [${style.text(f.source, 40)}] ${style.text(firstLine(f.message, { crlf: true }), 160)}${f.where ? ` · ${style.code(f.where)}` : ''} · ${style.code(f.fingerprint)}`));
+    input.fixed.slice(0, max).forEach((f) => lines.push(`- [${style.text(f.source, 40)}] ${style.text(headline(f.message), 160)}${f.where ? ` · ${style.code(f.where)}` : ''} · ${style.code(f.fingerprint)}`));
     if (input.fixed.length > max) lines.push(`- … and ${input.fixed.length - max} more in index.json.`);
     lines.push('', `Drop them from the baseline with ${style.code('npx daebug baseline --prune')}.`);
   }

@@ -4,6 +4,7 @@
  * where it is in the source, when it happened, and the report. Pure; the fixture adds it as an error after the test
  * has already failed, which does not change the test's outcome.
  */
+import { headline } from '../model/headline';
 import { rankRootCause } from '../diagnosis/rank';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
 import { firstLine } from './first-line';
@@ -34,7 +35,7 @@ export function failureCauseLines(attempt: Attempt, reportFile: string, failedAt
   const count = unexpected.length;
   const independent = cause.independent > 1 ? ` (${cause.independent} independent errors)` : '';
   const lines = [`daebug: the browser had ${count} unexpected ${count === 1 ? 'error' : 'errors'}${independent} in this test; the likeliest cause of the failure:`];
-  lines.push(`  [${event.source}] in ${event.realm}: ${firstLine(event.message, { max: 300, trim: true })}${event.known ? ' (known, in baseline)' : ''}`);
+  lines.push(`  [${event.source}] in ${event.realm}: ${firstLine(headline(event.message), { max: 300 })}${event.known ? ' (known, in baseline)' : ''}`);
   const where = failurePlace(event);
   const component = frameworkContext(event, attempt.events)?.component;
   if (where || component) lines.push(`    ↳ ${where ?? 'no frame in your code'}${component ? ` (component <${component}>)` : ''}`);
@@ -53,7 +54,7 @@ export function failureCauseLines(attempt: Attempt, reportFile: string, failedAt
   });
   for (const other of distinct.slice(0, OTHERS_LISTED)) {
     const place = failurePlace(other);
-    lines.push(`  also: [${other.source}] ${firstLine(other.message, { max: 160, trim: true })}${place ? ` — at ${place}` : ''}`);
+    lines.push(`  also: [${other.source}] ${firstLine(headline(other.message), { max: 160 })}${place ? ` — at ${place}` : ''}`);
   }
   if (distinct.length > OTHERS_LISTED) lines.push(`  … and ${distinct.length - OTHERS_LISTED} more in the report`);
   lines.push(`Report: ${reportFile}`);

@@ -20,9 +20,16 @@ export function plainLine(text: string, max = 200): string {
   return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
 }
 
-/** Text from a test or a page made safe for one line of Markdown outside a fence. */
+/**
+ * Text from a test or a page made safe for one line of Markdown outside a fence. Only what Markdown would read as
+ * syntax is escaped, so that a page's `Kaboom!` reads as it was written: `!` starts an image only before `[`, which
+ * is escaped itself; `~` strikes through only doubled; `#` and `>` matter only where a line starts.
+ */
 export function inline(text: string, max = 200): string {
-  return plainLine(text, max).replace(/([\\`*_[\]<>#|!~])/g, '\\$1');
+  return plainLine(text, max)
+    .replace(/([\\`*_[\]<|])/g, '\\$1')
+    .replace(/~(?=~)|(?<=~)~/g, '\\~')
+    .replace(/^(\s*)([#>])/, '$1\\$2');
 }
 
 /** Code span that its content cannot close. */

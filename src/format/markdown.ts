@@ -9,7 +9,8 @@ import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers, type Caus
 import { componentNote } from './component-note';
 import { foundNote } from './found-note';
 import { rootCauseSection } from './root-cause';
-import { collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
+import { sightingsNote } from './sightings-note';
+import { collapseByGroup, collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
 import { truncateGroup, UNEXPECTED_LISTED } from './truncate';
 import { isWarning, unexpectedWarnings, warningsSection } from './warnings';
 
@@ -233,7 +234,7 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
   lines.push(`${unexpected.length} unexpected ${unexpected.length === 1 ? 'error' : 'errors'}${report.test.strict ? ' (strict mode: the test fails on them)' : ' (warnings; set `daebugStrict: true` to fail on them)'}.`, '');
   // Listed while they fit in `room` bytes, so a few huge stacks cannot push the report over its budget.
   let used = Buffer.byteLength(lines.join('\n'));
-  const runs = collapseRepeats(unexpected);
+  const runs = collapseByGroup(unexpected);
   let listed = 0;
   for (const [index, run] of runs.slice(0, UNEXPECTED_LISTED).entries()) {
     const event = run.event;
@@ -243,7 +244,8 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
     const note = repeatNote(run);
     const component = event.component ? ` · ${componentNote(event.component)}` : '';
     const logger = loggedBy(event);
-    const by = logger ? ` · ${loggerPhrase(logger)}` : '';
+    const seen = sightingsNote(event.sightings);
+    const by = seen ? ` · ${seen}` : logger ? ` · ${loggerPhrase(logger)}` : '';
     const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}${note ? ` ${note}` : ''}${component}${by}${linkNotes(event, written)}${baselineNote(event, report.test.baseline !== undefined)}`, eventFence(event), ''];
     let size = Buffer.byteLength(entry.join('\n')) + 1;
     // An error bigger than the room left is shown by its first lines rather than not at all.

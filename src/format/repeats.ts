@@ -42,3 +42,29 @@ export function repeatNote(run: Repeated): string {
   if (run.count === 1) return '';
   return run.event.ts === run.last.ts ? `× ${run.count} (at ${run.event.ts})` : `× ${run.count} (${run.event.ts} to ${run.last.ts})`;
 }
+
+/**
+ * The unexpected errors as a reader counts them: one entry per error, its repeats in the test (the same fingerprint,
+ * wherever they fall, whatever library frames differ) counted in it; without a fingerprint, identical consecutive
+ * events. Entries are in the order of their first event.
+ */
+export function collapseByGroup(events: readonly DaebugEvent[]): Repeated[] {
+  const runs: Repeated[] = [];
+  const byKey = new Map<string, Repeated>();
+  let lastKey: string | undefined;
+  for (const event of events) {
+    const key = event.fingerprint !== undefined ? `fp\u0000${event.fingerprint}` : undefined;
+    const run = key !== undefined ? byKey.get(key) : lastKey === sameEventKey(event) ? runs[runs.length - 1] : undefined;
+    if (run) {
+      run.count++;
+      run.last = event;
+      run.members.push(event);
+    } else {
+      const created = { event, count: 1, last: event, members: [event] };
+      runs.push(created);
+      if (key !== undefined) byKey.set(key, created);
+    }
+    lastKey = key === undefined ? sameEventKey(event) : undefined;
+  }
+  return runs;
+}

@@ -1,3 +1,4 @@
+import { headline } from '../model/headline';
 import { reactBoundaryLogAfter } from '../diagnosis/explains';
 import { rankRootCause, type RootCause } from '../diagnosis/rank';
 import { formatClock } from '../model/classify';
@@ -9,7 +10,7 @@ import { foundAdvice, foundNote } from './found-note';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
-import { collapseRepeats, eventIdentity } from './repeats';
+import { collapseByGroup, eventIdentity } from './repeats';
 import { UNEXPECTED_LISTED } from './truncate';
 import { warningPlace } from './warnings';
 
@@ -78,7 +79,7 @@ function firstThingToTry(event: DaebugEvent, where: string | undefined): string 
 /** `unexpected error 3 below`: its number in the Unexpected errors section, where repeats are one entry. */
 function entryName(event: DaebugEvent, report: Attempt): string {
   const identity = eventIdentity(event);
-  const index = collapseRepeats(report.events.filter((e) => e.unexpected)).findIndex((run) => run.members.some((m) => eventIdentity(m) === identity));
+  const index = collapseByGroup(report.events.filter((e) => e.unexpected)).findIndex((run) => run.members.some((m) => eventIdentity(m) === identity));
   if (index === -1) return 'an unexpected error';
   return index < UNEXPECTED_LISTED ? `unexpected error ${index + 1} below` : `unexpected error ${index + 1} (in the JSON report)`;
 }
@@ -147,7 +148,7 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   lines.push(`- Chosen: ${cause.reason}`);
   if (cause.independent > 1) lines.push(...problemOrder(cause, report));
   // What the page said stays inside a fence, like all page text: it must not read as the report's own words.
-  const message = event.message.split('\n', 1)[0]!.slice(0, 300);
+  const message = headline(event.message).slice(0, 300);
   lines.push('', fence(eventInfo(event), `${message}\n\nTry first: ${firstThingToTry(event, frame?.original ? `${frame.original.source}:${frame.original.line}` : where)}`));
   return lines;
 }

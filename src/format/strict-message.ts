@@ -2,6 +2,7 @@
  * The failure message of a strict test (and the annotation of a test that is not strict): the unexpected errors one
  * line each, where each is, and the report. Pure; src/fixture/finish.ts throws it.
  */
+import { headline } from '../model/headline';
 import { locationText } from '../model/position-text';
 import type { DaebugEvent, StaleAllowList } from '../model/schema';
 import { firstLine } from './first-line';
@@ -38,7 +39,7 @@ export function failurePlace(event: DaebugEvent): string | undefined {
 export function describeUnexpected(events: readonly DaebugEvent[]): string[] {
   const lines: string[] = [];
   events.slice(0, LISTED).forEach((event, i) => {
-    lines.push(`  ${i + 1}. [${event.source}] in ${event.realm}: ${firstLine(event.message, { max: 300 })}`);
+    lines.push(`  ${i + 1}. [${event.source}] in ${event.realm}: ${firstLine(headline(event.message), { max: 300 })}`);
     const place = failurePlace(event);
     // Not "at …": Playwright would read such lines as the failure's own stack frames.
     if (place) lines.push(`       ↳ ${place}`);
@@ -96,7 +97,7 @@ export function warningAnnotation(events: readonly DaebugEvent[], reportFile: st
   const first = events.find((e) => !e.known) ?? events[0];
   const parts: string[] = [];
   const knownText = known ? `, ${known === count ? 'all' : known} known (in baseline)` : '';
-  if (count) parts.push(`${count} unexpected ${count === 1 ? 'error' : 'errors'}${knownText}${first ? ` (first${known && !first.known ? ' new' : ''}: [${first.source}] ${firstLine(first.message, { max: 120 })})` : ''}`);
+  if (count) parts.push(`${count} unexpected ${count === 1 ? 'error' : 'errors'}${knownText}${first ? ` (first${known && !first.known ? ' new' : ''}: [${first.source}] ${firstLine(headline(first.message), { max: 120 })})` : ''}`);
   if (stale && (count || stale.expectError.length)) parts.push(describeStale(count ? stale : { daebugIgnore: [], expectError: stale.expectError }));
   return parts.length ? { type: 'daebug', description: `${parts.join('; ')}; see ${reportFile}` } : undefined;
 }

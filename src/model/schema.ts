@@ -205,6 +205,19 @@ export const eventSchema = z.object({
   causedBy: z.number().int().nonnegative().optional(),
   /** The events this one explains, as indexes into this attempt's top-level `events`, in order; the inverse of `causedBy`. */
   causes: z.array(z.number().int().nonnegative()).optional(),
+  /**
+   * This event is another sighting of the error at `events[sightingOf]`: the same throw, logged again by a framework
+   * (React, React Router, Vue, Angular) or reported again as uncaught, in the same realm within a moment. It shares that
+   * error's fingerprint and is not an unexpected error of its own: the error is counted, listed and fails a strict
+   * test once.
+   */
+  sightingOf: z.number().int().nonnegative().optional(),
+  /**
+   * On an error seen more than once (see `sightingOf`): every sighting, this one included, in time order, with who
+   * reported it (`uncaught`, `unhandled rejection`, `React`, `React Router`, `Vue`, `Angular's ErrorHandler`, a
+   * library's package, `your code`, or the console method when nothing tells).
+   */
+  sightings: z.array(z.object({ source: z.string(), by: z.string(), time: z.string() })).optional(),
 });
 
 export const jobSchema = z.object({

@@ -37,13 +37,22 @@ export function errorKind(source: string): string {
  * function only what a minifier did not rename (see `keptFunctionName`).
  */
 export function stablePlace(frames: readonly Frame[] | undefined): { file: string; functionName: string } | { library: string } | undefined {
-  const user = firstUserFrame(frames);
+  const user = firstUserFrame(frames) ?? firstUnmappedBuildFrame(frames);
   if (user) {
     const file = user.original?.source ? normalizeSource(user.original.source) : normalizeUrl(user.url);
     return { file, functionName: user.original?.functionName ?? keptFunctionName(user.functionName, user.url) };
   }
   const library = frames?.find((frame) => frame.library !== undefined)?.library;
   return library ? { library } : undefined;
+}
+
+/**
+ * The first frame of a minified bundle no map explained (enrichment marks it neither the app's nor a library's, and
+ * says why it is not mapped): the place of an error in a build without maps, as the app's frames were before a
+ * bundle without a map stopped counting as "your code", so fingerprints and baselines stay the same.
+ */
+function firstUnmappedBuildFrame(frames: readonly Frame[] | undefined): Frame | undefined {
+  return frames?.find((frame) => frame.userCode === false && frame.library === undefined && !frame.original && frame.unmappedReason !== undefined && /^https?:/i.test(frame.url));
 }
 
 /**

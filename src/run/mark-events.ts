@@ -5,10 +5,34 @@
  */
 import type { DaebugEvent } from '../model/schema';
 import { fingerprintOf, isFingerprinted, originOf, pageOriginsOf } from './fingerprint';
+import { findSightings, sightingBy } from './sightings';
 
 export interface MarkedCounts {
   /** Unexpected errors whose fingerprint is in the baseline. */
   known: number;
+}
+
+/**
+ * Sightings of one throw (src/run/sightings.ts) become one error: the others take its fingerprint, point at it with
+ * `sightingOf` and stop being unexpected errors of their own; it lists them all in `sightings`.
+ */
+export function foldSightings(events: readonly DaebugEvent[]): void {
+  for (const event of events) {
+    delete event.sightingOf;
+    delete event.sightings;
+  }
+  for (const { primary, members } of findSightings(events)) {
+    const error = events[primary]!;
+    error.sightings = members.map((i) => ({ source: events[i]!.source, by: sightingBy(events[i]!), time: events[i]!.time }));
+    if (members.some((i) => events[i]!.unexpected)) error.unexpected = true;
+    for (const i of members) {
+      if (i === primary) continue;
+      const other = events[i]!;
+      other.sightingOf = primary;
+      if (error.fingerprint) other.fingerprint = error.fingerprint;
+      delete other.unexpected;
+    }
+  }
 }
 
 /**
@@ -25,6 +49,11 @@ export function markEvents(lists: readonly (readonly DaebugEvent[])[], baseline?
     if (!isFingerprinted(event)) continue;
     event.fingerprint = fingerprintOf(event);
     if (event.preview && previewOf && !baseline?.has(event.fingerprint)) event.fingerprint = previewOf(event) ?? event.fingerprint;
+  }
+  // The first list is the test's events in time order (jobs' and steps' lists share its events).
+  foldSightings(lists[0] ?? []);
+  for (const event of all) {
+    if (!isFingerprinted(event) || event.fingerprint === undefined) continue;
     event.origin = originOf(event, pageOrigins);
     if (baseline?.has(event.fingerprint)) {
       event.known = true;

@@ -4,6 +4,7 @@
  * without its origin, query or bundle hash. Pure; src/run/fingerprint.ts hashes what these return.
  */
 
+import { headline } from '../model/headline';
 import { isContentHash, readsAsName } from './content-hash';
 
 const MAX_MESSAGE = 400;
@@ -31,11 +32,12 @@ const TOKEN = /(?<![\w+/=-])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=-])/g;
 /**
  * The message with its data replaced: URLs keep their host and path shape (port, ids, query and fragment go), and
  * numbers, hex, UUIDs, hashes, dates, quoted values, CSP nonces and hashes, and random tokens (`Ll2mt1AjuaUVD7yK`)
- * become `<n>`, `<hex>`, `<uuid>`, `<hash>`, `<date>`, `<str>`, `nonce-<value>` and `<token>`. Only the first line
- * counts (a logged Error may carry its stack in the message), cut to 400 characters.
+ * become `<n>`, `<hex>`, `<uuid>`, `<hash>`, `<date>`, `<str>`, `nonce-<value>` and `<token>`. Only the headline
+ * counts (a logged Error may carry its stack in the message; a first line ending at a colon takes the next one),
+ * cut to 400 characters.
  */
 export function normalizeMessage(message: string): string {
-  let text = (message.replace(TRUNCATED, '').split(/\r?\n/).find((line) => line.trim() !== '') ?? '').trim();
+  let text = headline(message.replace(TRUNCATED, ''));
   // Chromium prefixes uncaught errors ("Uncaught TypeError: …"), Firefox and WebKit do not.
   text = text.replace(/^Uncaught (?:\(in promise\) )?/, '');
   if (text.length > MAX_MESSAGE) text = text.slice(0, MAX_MESSAGE);
@@ -134,8 +136,9 @@ export function pathInsideApp(path: string): string {
 
 /**
  * A folder named for one run: a UUID, or a name whose last `-`, `_` or `.` piece is random: 4 or more digits (a pid
- * or a time), a content hash, or 6 to 16 letters and digits that mix digits or cases and read as no name (Node's
- * `mkdtemp` adds 6 such characters, `Math.random().toString(36)` about 11).
+ * or a time), a content hash, or 6 to 16 letters and digits that read as no name (Node's `mkdtemp` adds 6 such
+ * characters, `Math.random().toString(32)` about 11, without a digit about once in 60). A name cut wrongly only
+ * loses its machine's prefix.
  */
 export function isPerRunFolder(segment: string): boolean {
   if (/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i.test(segment)) return true;
@@ -143,10 +146,11 @@ export function isPerRunFolder(segment: string): boolean {
   const last = pieces[pieces.length - 1] ?? '';
   if (pieces.length === 1 && !/\d/.test(last)) return false;
   if (/^\d{4,}$/.test(last)) return true;
-  if (/^[0-9a-f]{6,}$/i.test(last)) return isContentHash(last);
-  if (!/^[A-Za-z0-9]{6,16}$/.test(last)) return false;
-  const mixed = /\d/.test(last) || (/[a-z]/.test(last) && /[A-Z]/.test(last));
-  return mixed && /[A-Za-z]/.test(last) && !readsAsName(last) && !/^v?\d+(?:[a-z]+\d*)?$/i.test(last) && !/^[a-z]+\d{1,3}$/i.test(last);
+  if (/^[0-9a-f]{6,}$/i.test(last) && isContentHash(last)) return true;
+  if (!/^[A-Za-z0-9]{6,16}$/.test(last) || !/[A-Za-z]/.test(last)) return false;
+  // `react19`, `v20`, `node20x`: a name with a version, not a random one.
+  if (/^v?\d+(?:[a-z]+\d*)?$/i.test(last) || /^[a-z]+\d{1,3}$/i.test(last)) return false;
+  return !readsAsName(last);
 }
 
 function normalizeSegment(segment: string): string {

@@ -277,6 +277,9 @@ function locate(frame: ParsedFrame, inNode: boolean, run: Run): Located {
     const cannotBeHad = script.cause !== undefined && (script.cause !== 'no-source-map' || script.minified === true);
     if ((script.failed || cannotBeHad) && script.reason) out.unmappedReason = script.reason;
     if (cannotBeHad && !out.library) run.unmapped.add(key);
+    // A minified bundle without its map holds the app's modules and its libraries alike (React in `entry.client-…`,
+    // React Router in `jsx-runtime-…`): nothing says which, so it is "not mapped", not "your code".
+    if (script.minified === true && out.unmappedReason !== undefined) out.userCode = false;
     return generated;
   }
   const map = script.map;

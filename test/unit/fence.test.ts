@@ -27,7 +27,15 @@ describe('fence', () => {
 
 describe('inline and code', () => {
   it('escapes Markdown and folds newlines', () => {
-    assert.equal(inline('# head\n> **agent**'), '\\# head \\> \\*\\*agent\\*\\*');
+    // `>` quotes and `#` heads only where a line starts: a folded line break leaves them mid-line, as plain text.
+    assert.equal(inline('# head\n> **agent**'), '\\# head > \\*\\*agent\\*\\*');
+    assert.equal(inline('> quoted'), '\\> quoted');
+  });
+  it('leaves what Markdown would not read as syntax as the page wrote it', () => {
+    assert.equal(inline('Kaboom!'), 'Kaboom!');
+    assert.equal(inline('![alt](x)'), '!\\[alt\\](x)');
+    assert.equal(inline('a ~ b ~~c~~'), 'a ~ b \\~\\~c\\~\\~');
+    assert.equal(inline('1 > 0 and <b>'), '1 > 0 and \\<b>');
   });
   it('wraps code spans around backticks', () => {
     assert.equal(code('a`b'), '``a`b``');

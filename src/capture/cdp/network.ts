@@ -178,6 +178,10 @@ export class NetworkCapture {
         requests.pending.delete(params.requestId);
         if (!request || requests.reported.has(params.requestId)) return;
         const timeMs = timeOf(request, params.timestamp);
+        // Chromium blocks a script "for csp" when the context runs no scripts (`javaScriptEnabled: false`): every
+        // `modulepreload` of a server-rendered page then fails, from `about:client`, with no policy at all. A real
+        // policy's block comes with its CSP issue first (the Audits domain sends it before the failure).
+        if (params.blockedReason === 'csp' && request.resourceType === 'script' && this.sink.blockedByIssue && !this.sink.blockedByIssue(target, request.url)) return;
         if (!isCanceledByPage(params)) this.report(target, requests, params.requestId, request, failureFromLoadingFailed(request, params), timeMs);
         else if (!isLocalUrl(request.url)) add(this.sink, target, canceledDraft(request, timeMs, { errorText: params.errorText || 'net::ERR_ABORTED' }));
         return;
