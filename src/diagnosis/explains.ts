@@ -55,6 +55,11 @@ export function reactBoundaryLogAfter(event: DaebugEvent, events: readonly Daebu
  * the colon, on the next line in React 19 ("Switched to client rendering because the server rendering errored:\n\n…").
  */
 const CLIENT_RENDERING_FALLBACK = /Switched to client rendering because the server rendering errored:\s*([^\n]*(?:\n\s*)*[^\n]*)/;
+/**
+ * React's fallback for a Suspense boundary the server could not finish, with no reason in the browser: production's
+ * minified error #419, development's words for it.
+ */
+const SUSPENSE_FALLBACK = /Minified React error #419\b|The server could not finish this Suspense boundary/;
 /** A framework's stand-in for an error the server kept to itself (React Router's and Remix's default boundary). */
 const SERVER_ERROR_STAND_IN = /^(?:Uncaught (?:\(in promise\) )?)?(?:Error: )?Unexpected Server Error\b/;
 /** How far apart an error and its consequence may lie: a hydration, a retry, a request and its rendering. */
@@ -80,10 +85,11 @@ function consequenceOf(event: DaebugEvent, events: readonly DaebugEvent[]): Daeb
   const time = Date.parse(event.time);
   const near = (e: DaebugEvent) => e !== event && e.realm === event.realm && Math.abs(Date.parse(e.time) - time) <= CONSEQUENCE_MS;
   const fallback = CLIENT_RENDERING_FALLBACK.exec(event.message);
-  if (fallback) {
-    const reason = (fallback[1] ?? '').trim().split('\n', 1)[0]!.replace(/^[A-Z][\w$]*(?:Error|Exception)?: /, '').trim();
-    if (!reason) return undefined;
-    return events.find((e) => near(e) && isErrorReport(e) && !CLIENT_RENDERING_FALLBACK.test(e.message) && errorWords(e) === reason);
+  if (fallback || SUSPENSE_FALLBACK.test(event.message)) {
+    const reason = (fallback?.[1] ?? '').trim().split('\n', 1)[0]!.replace(/^[A-Z][\w$]*(?:Error|Exception)?: /, '').trim();
+    const thrown = reason ? events.find((e) => near(e) && isErrorReport(e) && !CLIENT_RENDERING_FALLBACK.test(e.message) && errorWords(e) === reason) : undefined;
+    // Without the server's words in the browser, the document the server answered with an error is what shows it.
+    return thrown ?? events.filter((e) => near(e) && Date.parse(e.time) <= time && isRouteRequestFailure(e) && e.network?.resourceType === 'document').pop();
   }
   if (!isErrorReport(event)) return undefined;
   // A stack of the server's files only (React Router sends a loader's error with its stack in development).

@@ -1,3 +1,4 @@
+import { hasContentHash } from '../model/file-name';
 import { pathToFileURL } from 'node:url';
 import type { Recorder, Span, SpanError, StoredEvent } from '../capture/recorder';
 import { DaebugSourceMapError, debugLog } from '../errors';
@@ -273,13 +274,15 @@ function locate(frame: ParsedFrame, inNode: boolean, run: Run): Located {
   const lines = script.lines;
   const generated: Located = { ...here, text: lines ? async () => lines : undefined };
   if (!script.map) {
-    // A script without a map is only worth a word when it is a build's minified output; hand-written code reads fine.
-    const cannotBeHad = script.cause !== undefined && (script.cause !== 'no-source-map' || script.minified === true);
+    // A script without a map is only worth a word when it is a build's output (minified, or named by its content
+    // hash); hand-written code reads fine.
+    const bundle = script.minified === true || hasContentHash(fileNameOf(key));
+    const cannotBeHad = script.cause !== undefined && (script.cause !== 'no-source-map' || bundle);
     if ((script.failed || cannotBeHad) && script.reason) out.unmappedReason = script.reason;
     if (cannotBeHad && !out.library) run.unmapped.add(key);
-    // A minified bundle without its map holds the app's modules and its libraries alike (React in `entry.client-…`,
-    // React Router in `jsx-runtime-…`): nothing says which, so it is "not mapped", not "your code".
-    if (script.minified === true && out.unmappedReason !== undefined) out.userCode = false;
+    // A bundle without its map holds the app's modules and its libraries alike (React in `entry.client-…`, React
+    // Router in `jsx-runtime-…`): nothing says which, so it is "not mapped", not "your code".
+    if (bundle && out.unmappedReason !== undefined) out.userCode = false;
     return generated;
   }
   const map = script.map;
@@ -464,4 +467,10 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefi
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The last segment of a URL's path: the script's file name. */
+function fileNameOf(url: string): string {
+  const path = url.split(/[?#]/, 1)[0]!;
+  return path.slice(path.lastIndexOf('/') + 1);
 }

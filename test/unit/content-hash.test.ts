@@ -1,7 +1,7 @@
 // Which words of a file name are a bundler's content hash: the part of a name that the next build renames.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isContentHash, readsAsName } from '../../src/run/content-hash';
+import { isContentHash, readsAsName } from '../../src/model/content-hash';
 import { isPerRunFolder, normalizeFileName, normalizeSource, normalizeUrl, pathInsideApp } from '../../src/run/normalize';
 
 describe('normalizeFileName', () => {

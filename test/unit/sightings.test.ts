@@ -129,6 +129,15 @@ describe("a framework's consequence of an error", () => {
   });
 });
 
+describe("React's Suspense fallback", () => {
+  it('links production\'s error #419 to the document the server answered with an error, and to nothing without one', () => {
+    const document = event(0, { type: 'error', source: 'network', message: 'GET http://h/suspense-throw 500', network: { method: 'GET', url: 'http://h/suspense-throw', status: 500, resourceType: 'document' } });
+    const fallback = event(300, { source: 'window.onerror', type: 'error', message: 'Error: Minified React error #419; visit https://react.dev/errors/419 for the full message' });
+    assert.equal(explainedBy(fallback, [document, fallback]), document);
+    assert.equal(explainedBy(fallback, [fallback]), undefined);
+  });
+});
+
 describe('headline', () => {
   it('is the first line, or the whole sentence when the line ends at a colon', () => {
     assert.equal(headline('Error: a\n    at f (x.js:1:1)'), 'Error: a');
