@@ -58,6 +58,14 @@ export function loggedBy(event: DaebugEvent): Logger | undefined {
     if (REACT_WARNING.test(message)) return { by: 'framework', framework: 'React', what: 'React', warning: true };
   }
   if (inApp === undefined) return undefined;
+  if (!inApp && event.loggedAt) {
+    // An Error logged from inside a framework's own code with no words of its own: React 19's production
+    // `console.error(error)` of an error a boundary caught, React Router's log of a route's error.
+    const at = event.loggedAt;
+    const library = libraryOf(at.original?.source ?? at.url);
+    if (library === 'react-dom') return { by: 'framework', framework: 'React', what: 'React', warning: false };
+    if (library === 'react-router' || library === 'react-router-dom' || library?.startsWith('@react-router/')) return { by: 'framework', framework: 'React Router', what: 'React Router', warning: false };
+  }
   return inApp ? { by: 'app' } : { by: 'library' };
 }
 

@@ -9,6 +9,7 @@ import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers, type Caus
 import { componentNote } from './component-note';
 import { foundNote } from './found-note';
 import { rootCauseSection } from './root-cause';
+import { sightingBy } from '../run/sightings';
 import { sightingsNote } from './sightings-note';
 import { collapseByGroup, collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
 import { truncateGroup, UNEXPECTED_LISTED } from './truncate';
@@ -44,6 +45,8 @@ interface Written {
   unexpected: Map<string, number>;
   /** Every unexpected error's number in that section (repeats share one), listed or not. */
   numbers: Map<string, number>;
+  /** Other sightings of an error written in full above (src/run/sightings.ts), by event identity: that error's number. */
+  sightings: Map<string, number>;
   links: CausalLinks;
 }
 
@@ -67,6 +70,8 @@ function runEntry(run: Repeated, written: Written): string[] {
   const number = written.unexpected.get(eventIdentity(run.event));
   // Only daebug's words outside fences: the page's message is in the numbered entry above.
   if (number !== undefined) return [`↑ unexpected error ${number} (${code(run.event.source)})${note ? ` ${note}` : ''}, written in full above`];
+  const seenAgain = written.sightings.get(eventIdentity(run.event));
+  if (seenAgain !== undefined) return [`↑ unexpected error ${seenAgain} seen again (${code(run.event.source)} by ${inline(sightingBy(run.event))})${note ? ` ${note}` : ''}, written in full above`];
   // A failed request (not an unexpected error by default) says which error it explains, right above its fence.
   const links = linkNotes(run.event, written).replace(/^ · /, '');
   const said = [note, links].filter(Boolean).join(' · ');
@@ -259,6 +264,12 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
     listed++;
     for (const member of run.members) written.unexpected.set(eventIdentity(member), index + 1);
   }
+  // A framework's log of an error listed above is that error: the transcript only points at it.
+  report.events.forEach((event) => {
+    const primary = event.sightingOf === undefined ? undefined : report.events[event.sightingOf];
+    const number = primary && written.unexpected.get(eventIdentity(primary));
+    if (number !== undefined) written.sightings.set(eventIdentity(event), number);
+  });
   const left = runs.slice(listed).reduce((sum, run) => sum + run.count, 0);
   if (left) lines.push(`… ${left} more unexpected errors in the JSON report …`, '');
   return lines;
@@ -326,7 +337,7 @@ function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, 
   const head = [...header(report, options, h), ...rootCauseSection(report, h)];
   const tail = tailSections(report, h, Math.floor(budget / 8)).join('\n');
   const room = Math.floor((budget - Buffer.byteLength(head.join('\n')) - Buffer.byteLength(tail)) / 2);
-  const written: Written = { unexpected: new Map(), numbers: unexpectedNumbers(report.events), links: causalLinksOf(report.events) };
+  const written: Written = { unexpected: new Map(), numbers: unexpectedNumbers(report.events), links: causalLinksOf(report.events), sightings: new Map() };
   const listed = [...head, ...unexpectedSection(report, h, room, written)];
   // Warnings are short: a line and a one-line fence each, within an eighth of the budget and a third of what is left.
   const left = budget - Buffer.byteLength(listed.join('\n')) - Buffer.byteLength(tail);

@@ -101,7 +101,8 @@ export class RunGroups {
     const seenHere = new Set<Building>();
     let pageOrigins: Set<string> | undefined;
     for (const event of events) {
-      if (event.expected || !isFingerprinted(event)) continue;
+      // A sighting of another error (React Router's log of React's) is that error, counted once with it.
+      if (event.expected || event.sightingOf !== undefined || !isFingerprinted(event)) continue;
       let fingerprint = event.fingerprint;
       let origin = event.origin;
       if (fingerprint === undefined) {
