@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { headline } from '../model/headline';
 import { rankRootCause, type RootCause } from '../diagnosis/rank';
 import { isBlockingCsp } from '../model/classify';
 import { firstUserFrame } from '../format/frames';
@@ -115,7 +116,8 @@ export function collectErrors(files: readonly ReportFile[], options: CollectErro
           expectedLeftOut++;
           continue;
         }
-        const group = event.fingerprint ? `${event.fingerprint}\u0000${event.expected}` : undefined;
+        // The same error logged again with the same words; other words (`noise 1`, `noise 2`) are other lines to read.
+        const group = event.fingerprint ? `${event.fingerprint}\u0000${event.expected}\u0000${headline(event.message)}` : undefined;
         const first = group ? byGroup.get(group) : undefined;
         if (first && !(cause?.event === event)) {
           first.count = (first.count ?? 1) + 1;

@@ -1,6 +1,6 @@
 import type { Frame } from '../model/schema';
 import { positionText } from '../model/position-text';
-import { firstUserFrame } from '../stack/first-user-frame';
+import { firstUnmappedBuildFrame, firstUserFrame } from '../stack/first-user-frame';
 
 /** Frame lines shown per stack; the JSON report keeps them all. */
 const SHOWN = 12;
@@ -38,7 +38,8 @@ export type StackItem =
  * stop at `shown`. The Markdown (`stackLines`) and `daebug errors` print the same items, each in its own form.
  */
 export function stackItems(frames: readonly Frame[], shown = SHOWN): StackItem[] {
-  const first = firstUserFrame(frames);
+  // Without a frame in the app, the top of a bundle without its map is where to look.
+  const first = firstUserFrame(frames) ?? firstUnmappedBuildFrame(frames);
   const items: StackItem[] = [];
   const explained = new Set<string>();
   let skipped = 0;

@@ -1,3 +1,4 @@
+import { headline } from '../model/headline';
 import type { DaebugEvent } from '../model/schema';
 
 /** A run of identical consecutive events, shown once with its count, as DevTools does. */
@@ -44,16 +45,17 @@ export function repeatNote(run: Repeated): string {
 }
 
 /**
- * The unexpected errors as a reader counts them: one entry per error, its repeats in the test (the same fingerprint,
- * wherever they fall, whatever library frames differ) counted in it; without a fingerprint, identical consecutive
- * events. Entries are in the order of their first event.
+ * The unexpected errors as a reader counts them: one entry per error, its repeats in the test (the same fingerprint and
+ * the same headline, wherever they fall, whatever library frames differ) counted in it; without a fingerprint,
+ * identical consecutive events. Messages that differ in their data (`noise 1`, `noise 2`) stay entries of their own, as
+ * the browser logged them. Entries are in the order of their first event.
  */
 export function collapseByGroup(events: readonly DaebugEvent[]): Repeated[] {
   const runs: Repeated[] = [];
   const byKey = new Map<string, Repeated>();
   let lastKey: string | undefined;
   for (const event of events) {
-    const key = event.fingerprint !== undefined ? `fp\u0000${event.fingerprint}` : undefined;
+    const key = event.fingerprint !== undefined ? `${event.fingerprint}\u0000${headline(event.message)}` : undefined;
     const run = key !== undefined ? byKey.get(key) : lastKey === sameEventKey(event) ? runs[runs.length - 1] : undefined;
     if (run) {
       run.count++;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isUnexpectedKind, UNCAUGHT_SOURCES } from '../model/classify';
 import type { DaebugEvent, Frame } from '../model/schema';
-import { firstUserFrame } from '../stack/first-user-frame';
+import { firstUnmappedBuildFrame, firstUserFrame } from '../stack/first-user-frame';
 import { hasContentHash, normalizeMessage, normalizeSource, normalizeUrl } from './normalize';
 
 /** Where a group of errors comes from: the app's code, another origin's scripts only, or the browser itself. */
@@ -44,15 +44,6 @@ export function stablePlace(frames: readonly Frame[] | undefined): { file: strin
   }
   const library = frames?.find((frame) => frame.library !== undefined)?.library;
   return library ? { library } : undefined;
-}
-
-/**
- * The first frame of a minified bundle no map explained (enrichment marks it neither the app's nor a library's, and
- * says why it is not mapped): the place of an error in a build without maps, as the app's frames were before a
- * bundle without a map stopped counting as "your code", so fingerprints and baselines stay the same.
- */
-function firstUnmappedBuildFrame(frames: readonly Frame[] | undefined): Frame | undefined {
-  return frames?.find((frame) => frame.userCode === false && frame.library === undefined && !frame.original && frame.unmappedReason !== undefined && /^https?:/i.test(frame.url));
 }
 
 /**

@@ -5,12 +5,13 @@
  * renders a failing component twice, so the same line throws twice within a moment. Each of those is a sighting of
  * one error: this module finds them, keeps one as the error (its `primary`) and names the others' loggers. Pure.
  *
- * Two events are sightings of one throw when they are in the same realm, within `MOMENT_MS` of each other, carry the
- * same Error text, and were thrown at the same place: the same stack, or the same first frame outside libraries
- * (frames inside libraries differ between React's retries: `i1`/`o1` against `ag`/`nd`).
+ * Two events are sightings of one throw when they are in the same realm, within `MOMENT_MS` of each other, reported
+ * by two reporters, and carry the same Error: its stack text, which a re-log or a rethrow of one Error object keeps to
+ * the character. Two throws of one line are two Errors with stacks of their own (another caller, another retry of the
+ * render): they are repeats of one error, which the report counts in one entry, not sightings.
  */
 import { UNCAUGHT_SOURCES } from '../model/classify';
-import type { DaebugEvent, Frame } from '../model/schema';
+import type { DaebugEvent } from '../model/schema';
 import { libraryOf } from '../stack/library';
 import { isUserSource } from '../stack/user-code';
 import { hasContentHash, normalizeMessage } from './normalize';
@@ -38,12 +39,6 @@ const FRAMEWORK_PACKAGES: ReadonlyArray<[RegExp, string]> = [
 export function errorText(event: Pick<DaebugEvent, 'message' | 'stack'>): string {
   const stackHead = event.stack?.split('\n', 1)[0]?.trim();
   return normalizeMessage(stackHead || event.message);
-}
-
-/** Where an error was thrown, as a key within one test: its first frame outside libraries, else its first frame. */
-export function throwSite(frames: readonly Frame[] | undefined): string {
-  const frame = frames?.find((f) => f.library === undefined) ?? frames?.[0];
-  return frame ? `${frame.url}:${frame.line}:${frame.column}` : '';
 }
 
 /** Which events can be sightings of an error: thrown, rejected, or logged with `console.error` / `console.warn`. */
@@ -103,10 +98,9 @@ export function findSightings(events: readonly DaebugEvent[]): SightingGroup[] {
   const groups: Array<{ members: number[] }> = [];
   events.forEach((event, i) => {
     if (!isErrorSighting(event)) return;
-    const site = throwSite(event.frames);
-    const text = errorText(event);
-    if (!site || !text) return;
-    const key = [event.realm, event.expected ? 'expected' : '', text, site].join('\u0000');
+    // An Error's stack: its headline and at least one frame (a bare message is no identity).
+    if (!event.stack || !/\n\s+at\s/.test(event.stack)) return;
+    const key = [event.realm, event.expected ? 'expected' : '', event.stack].join('\u0000');
     const timeMs = Date.parse(event.time);
     const current = open.get(key);
     if (current && Math.abs(timeMs - current.lastMs) <= MOMENT_MS) {

@@ -10,7 +10,7 @@ import { locateEvaluated } from './eval-position';
 import { pageFetcher, type PageAccess } from './fetch';
 import { originalFunctionName } from './function-name';
 import { hintFor, ignorePatternFor } from './hints';
-import { libraryOf } from './library';
+import { isOutsideAppRoot, libraryOf } from './library';
 import { locateByEvidence } from './locate-by-evidence';
 import { componentNamedIn, isNamedAfter, locateComponent, type ComponentDeclaration, type NamedComponent, type SourceText } from './locate-component';
 import { parseStack, type ParsedFrame } from './parse';
@@ -299,7 +299,8 @@ function locate(frame: ParsedFrame, inNode: boolean, run: Run): Located {
   if (url?.startsWith('file:')) shown = relativePath(shown, run.cwd);
   // Sources and names come from the page's map: keep them to a readable length.
   out.original = { source: clip(shown, 300), line: position.line, column: position.column, ...(name ? { functionName: clip(name, 200) } : {}) };
-  const originalLibrary = libraryOf(shown, map.ignored.has(position.source)) ?? libraryOf(position.source);
+  // A script Vite serves from outside the app's root (`/@fs/…`) stays a library's whatever its map calls its source.
+  const originalLibrary = libraryOf(shown, map.ignored.has(position.source)) ?? libraryOf(position.source) ?? (isOutsideAppRoot(key) ? library : undefined);
   if (originalLibrary) out.library = originalLibrary;
   else delete out.library;
   out.userCode = !originalLibrary && isUserSource(position.source) && isUserSource(shown);
@@ -368,6 +369,14 @@ async function locateComponents(events: readonly StoredEvent[], run: Run, cpuEnd
     const declaration = declarations.get(key);
     if (declaration) Object.assign(located, declaration, { foundBy: 'name' });
   }
+  // A production build's component stack names a minifier's `Ui` or `t`: no component a reader could look for. Such a
+  // name is kept only when the sources have it.
+  for (const { event } of named) if (event.component && event.component.source === undefined && isMinifiedName(event.component.name)) delete event.component;
+}
+
+/** One or two characters (`t`, `Ui`, `$e`): a minifier's name, not a developer's. */
+function isMinifiedName(name: string): boolean {
+  return /^[\p{L}_$][\p{L}\p{N}_$]?$/u.test(name);
 }
 
 /**

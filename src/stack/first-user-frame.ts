@@ -38,3 +38,12 @@ export function isDocumentUrl(url: string): boolean {
 export function firstUserFrame(frames: readonly Frame[] | undefined, isLibraryFrame: LibraryFramePredicate = isDependencyFrame): Frame | undefined {
   return frames?.find((frame) => frame.userCode === true && !isLibraryFrame(frame) && !isDocumentStart(frame));
 }
+
+/**
+ * The first frame of a bundle no map explained (enrichment marks it neither the app's nor a library's, and says why it
+ * is not mapped): where an error of a build without maps surfaced. Fingerprints keep it as their place, as they did
+ * when such frames counted as "your code", and stacks mark it as the frame to look at.
+ */
+export function firstUnmappedBuildFrame(frames: readonly Frame[] | undefined): Frame | undefined {
+  return frames?.find((frame) => frame.userCode === false && frame.library === undefined && !frame.original && frame.unmappedReason !== undefined && /^https?:/i.test(frame.url));
+}

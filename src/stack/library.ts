@@ -14,6 +14,8 @@ export function libraryOf(source: string, ignoreListed = false): string | undefi
     if (name === '.vite' || name === '.cache') return viteDependency(inModules[2] ?? '') ?? 'dependencies';
     return name;
   }
+  const outsideRoot = VITE_FS.exec(path);
+  if (outsideRoot) return workspacePackage(outsideRoot[1]!);
   if (/^webpack\/(bootstrap|runtime)|^\(webpack\)|^\/?@vite\/|^vite\//.test(path)) return path.startsWith('vite') || path.includes('@vite') ? 'vite' : 'webpack';
   const bazel = BAZEL_OUTPUT.exec(path);
   if (bazel) return bazelPackage(bazel[1]!);
@@ -22,6 +24,25 @@ export function libraryOf(source: string, ignoreListed = false): string | undefi
   if (runtime) return runtime[1];
   if (ignoreListed) return base.replace(/\.[cm]?[jt]sx?$/, '') || 'ignore-listed code';
   return undefined;
+}
+
+/**
+ * Vite's dev server serves a file outside the app's root as `/@fs/<absolute path>`: a workspace's other package (a
+ * framework's runtime linked from its monorepo, SvelteKit's `packages/kit/src/runtime/`), never the app's own source.
+ */
+const VITE_FS = /(?:^|\/)@fs\/(.*)$/;
+
+/** Whether Vite served this URL from outside the app's root (`/@fs/…`). */
+export function isOutsideAppRoot(url: string): boolean {
+  return VITE_FS.test(url.split(/[?#]/, 1)[0]!);
+}
+
+/** `…/packages/kit/src/runtime/client.js` is `kit`; another file outside the root by its first named folder from the end. */
+function workspacePackage(rest: string): string {
+  const inPackages = /(?:^|\/)packages\/((?:@[^/]+\/)?[^/]+)\//.exec(rest);
+  if (inPackages) return inPackages[1]!;
+  const folders = rest.split('/').slice(0, -1).filter((f) => f && !/^(?:src|lib|dist|esm|cjs|runtime)$/.test(f));
+  return folders.pop() ?? 'outside the app';
 }
 
 // Framework builds served as files of their own, as CDNs and unbundled apps load them.

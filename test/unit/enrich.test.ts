@@ -10,6 +10,7 @@ import { pageFetcher, withTimeout, type Fetcher, type FetchResult } from '../../
 import { LruCache } from '../../src/stack/lru';
 import { MAX_MAPPINGS_CHARS, SourceMaps, type ScriptInfo } from '../../src/stack/source-maps';
 import { bundle, positionOf } from './helpers/bundle';
+import { fingerprintWhere } from '../../src/run/fingerprint';
 
 const files = {
   'main.ts': "import { total } from './cart';\nexport function start(): number {\n  return total([]);\n}\n(window as any).start = start;\n",
@@ -91,6 +92,29 @@ describe('enrich', () => {
       assert.equal(event?.frames?.[1]?.userCode, true, field);
       assert.match(event?.hint ?? event?.snippet ?? '', /src\/main\.ts/, field);
     }
+  });
+
+  it('calls a bundle without its map "not mapped", not your code, and keeps its place in the fingerprint', async () => {
+    const rec = recorder();
+    const url = `${ORIGIN}/assets/entry.client-B_LRRdWc.js`;
+    rec.add(bundleError(url));
+    const before = { ...rec.events()[0]!, frames: [{ url, line: 1, column: 1, userCode: true }] };
+    await run(rec, server({ [url]: js(app.js.replace(/\n\/\/# sourceMappingURL=.*$/m, '')) })).done;
+    const [event] = rec.events();
+    assert.equal(event?.frames?.some((f) => f.userCode), false, JSON.stringify(event?.frames));
+    assert.ok(event?.frames?.every((f) => f.unmappedReason), 'each frame says why it is not mapped');
+    // The same place as when such a frame counted as the app's: fingerprints and baselines stay.
+    assert.equal(fingerprintWhere(event!.frames), fingerprintWhere(before.frames));
+  });
+
+  it('names no component by a minifier\'s name that the sources do not have', async () => {
+    const rec = recorder();
+    rec.add({ type: 'console', source: 'console.error', level: 'error', realm: 'page', timeMs: Date.now(), message: 'Each child in a list should have a unique "key" prop.\n\nCheck the render method of `Ui`. See https://react.dev/link/warning-keys for more information.' });
+    rec.add({ type: 'console', source: 'console.error', level: 'error', realm: 'page', timeMs: Date.now(), message: 'Each child in a list should have a unique "key" prop.\n\nCheck the render method of `PriceList`. See https://react.dev/link/warning-keys for more information.' });
+    await run(rec, server({})).done;
+    const [minified, named] = rec.events();
+    assert.equal(minified?.component, undefined);
+    assert.equal(named?.component?.name, 'PriceList');
   });
 
   it('never takes line 1 of an HTML document for the user frame', async () => {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { libraryOf } from '../../src/stack/library';
+import { isOutsideAppRoot, libraryOf } from '../../src/stack/library';
 
 describe('libraryOf', () => {
   it('names the node_modules package (scoped, pnpm, vite pre-bundled)', () => {
@@ -28,5 +28,16 @@ describe('libraryOf', () => {
     assert.equal(libraryOf('src/cart.ts'), undefined);
     assert.equal(libraryOf('http://h/app/dist/app.js'), undefined);
     assert.equal(libraryOf('lib/framework.js', true), 'framework');
+  });
+});
+
+describe('libraryOf, files Vite serves from outside the app', () => {
+  it("names a workspace's other package served through /@fs/ by its folder, and leaves the app's own files alone", () => {
+    assert.equal(libraryOf('http://127.0.0.1:5173/@fs/work/kit/packages/kit/src/runtime/client/client.js'), 'kit');
+    assert.equal(libraryOf('/@fs/repo/packages/react-router/lib/router.ts'), 'react-router');
+    assert.equal(libraryOf('http://127.0.0.1:5173/@fs/repo/node_modules/.vite/deps/react-dom_client.js'), 'react-dom');
+    assert.equal(libraryOf('http://127.0.0.1:5173/src/App.tsx'), undefined);
+    assert.equal(isOutsideAppRoot('http://127.0.0.1:5173/@fs/repo/packages/x/a.js?v=1'), true);
+    assert.equal(isOutsideAppRoot('http://127.0.0.1:5173/src/fs/a.js'), false);
   });
 });
