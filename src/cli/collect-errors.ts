@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { headline } from '../model/headline';
+import { lineToFix } from '../diagnosis/line-to-fix';
 import { rankRootCause, type RootCause } from '../diagnosis/rank';
+import { lineToFixHow } from '../format/found-note';
 import { isBlockingCsp } from '../model/classify';
 import { firstUserFrame } from '../format/frames';
 import { isPlaceUrl } from '../model/position-text';
@@ -58,7 +60,7 @@ export function originalStack(frames: readonly Frame[] | undefined): string | un
     .join('\n');
 }
 
-function toCliError(event: DaebugEvent, retry: number, test: CliTest, cause: RootCause | undefined): CliError {
+function toCliError(event: DaebugEvent, retry: number, test: CliTest, cause: RootCause | undefined, events: readonly DaebugEvent[] = []): CliError {
   const error: CliError = {
     message: event.message,
     source: event.source,
@@ -71,8 +73,11 @@ function toCliError(event: DaebugEvent, retry: number, test: CliTest, cause: Roo
     test,
   };
   if (cause?.event === event) error.rootCauseReason = cause.reason;
-  const location = locationOf(event);
+  // The line the report names: a frame of the app, else the line found by evidence, else where it surfaced.
+  const toFix = lineToFix(event, events);
+  const location: CliLocation | undefined = toFix ? { file: toFix.file, line: toFix.line, column: toFix.column, mapped: toFix.mapped, ...(toFix.functionName ? { functionName: toFix.functionName } : {}) } : locationOf(event);
   if (location) error.location = location;
+  if (toFix?.found) error.found = lineToFixHow(event, toFix.found);
   if (event.stack) error.stack = event.stack;
   const mapped = originalStack(event.frames);
   if (mapped) error.originalStack = mapped;
@@ -123,7 +128,7 @@ export function collectErrors(files: readonly ReportFile[], options: CollectErro
           first.count = (first.count ?? 1) + 1;
           continue;
         }
-        const error = toCliError(event, attempt.test.retry, test, cause);
+        const error = toCliError(event, attempt.test.retry, test, cause, attempt.events);
         if (group && !first) byGroup.set(group, error);
         all.push({ at: Date.parse(event.time), error });
       }

@@ -102,6 +102,8 @@ function stackOf(error: CliError): { lines: string[]; unmapped: string[] } {
  */
 function whereOf(error: CliError): { at: string | undefined; inYourCode: boolean } {
   const frames = error.frames ?? [];
+  // No frame of the app, but a line found by evidence: that line, and the `found:` line says how.
+  if (error.found && error.location) return { at: locationText(error.location), inYourCode: true };
   if (!frames.length || firstUserFrame(frames)) return { at: error.location ? locationText(error.location) : undefined, inYourCode: true };
   return { at: framePosition(frames[0]!), inYourCode: false };
 }
@@ -127,6 +129,7 @@ export function formatErrorBlock(error: CliError): string {
   if (where.at && stack.lines[0] === `  at ${where.at}`) stack.lines.shift();
   lines.push(...stack.lines);
   if (rest.some((line) => line.trim())) lines.push(...keyLines('rest of message', rest.join('\n').replace(/\n+$/, '')));
+  if (error.found) lines.push(`  found: ${error.found}; no frame of the stack is in your code`);
   const kind = kindOf(error);
   if (kind) lines.push(`  kind: ${kind}`);
   const seen = [error.count && error.count > 1 ? `${error.count} times in this test` : '', sightingsNote(error.sightings)].filter(Boolean).join('; ');

@@ -30,6 +30,12 @@ export const cliErrorSchema = z.object({
   /** ISO time of the event. */
   time: z.string(),
   location: cliLocationSchema.optional(),
+  /**
+   * How `location` was found when no frame of the stack is in the app's code: the app's call that made the failed
+   * request behind the error, or a line found in the app's sources by what the error names (the `.map(` a key
+   * warning is about, where a component is used, the assignment behind NG0100). Absent when `location` is a frame.
+   */
+  found: z.string().optional(),
   /** The stack as the browser gave it. */
   stack: z.string().optional(),
   /** The stack with each frame a source map mapped at its original file, line, column and function; absent when none was mapped. */

@@ -36,7 +36,7 @@ export function failureCauseLines(attempt: Attempt, reportFile: string, failedAt
   const independent = cause.independent > 1 ? ` (${cause.independent} independent errors)` : '';
   const lines = [`daebug: the browser had ${count} unexpected ${count === 1 ? 'error' : 'errors'}${independent} in this test; the likeliest cause of the failure:`];
   lines.push(`  [${event.source}] in ${event.realm}: ${firstLine(headline(event.message), { max: 300 })}${event.known ? ' (known, in baseline)' : ''}`);
-  const where = failurePlace(event);
+  const where = failurePlace(event, attempt.events);
   const component = frameworkContext(event, attempt.events)?.component;
   if (where || component) lines.push(`    ↳ ${where ?? 'no frame in your code'}${component ? ` (component <${component}>)` : ''}`);
   const before = failedAtMs - Date.parse(event.time);
@@ -53,7 +53,7 @@ export function failureCauseLines(attempt: Attempt, reportFile: string, failedAt
     return true;
   });
   for (const other of distinct.slice(0, OTHERS_LISTED)) {
-    const place = failurePlace(other);
+    const place = failurePlace(other, attempt.events);
     lines.push(`  also: [${other.source}] ${firstLine(headline(other.message), { max: 160 })}${place ? ` — at ${place}` : ''}`);
   }
   if (distinct.length > OTHERS_LISTED) lines.push(`  … and ${distinct.length - OTHERS_LISTED} more in the report`);

@@ -3,6 +3,7 @@
  * `found in your source by its URL: `src/users.ts:12``. Said the same way wherever the event's place is shown, and
  * never dressed up as a stack frame: a text search may match more than one line, and all of them are listed.
  */
+import type { LineToFix } from '../diagnosis/line-to-fix';
 import type { DaebugEvent } from '../model/schema';
 import { code } from './fence';
 
@@ -58,4 +59,16 @@ export function foundAdvice(event: DaebugEvent): string {
     default:
       return `No frame of its stack is in your code; its URL is written at ${places} in your source${one}: open the call there that made this request.`;
   }
+}
+
+/**
+ * How the line to fix was found when no frame of the stack is the app's (src/diagnosis/line-to-fix.ts), in plain
+ * words for `daebug errors`' `found:` line and the Markdown: `the app's call that made the request behind it (GET
+ * http://h/api/prices.json 404)`, `found in your source: the .map( in PriceList`; each line listed when several match.
+ */
+export function lineToFixHow(event: DaebugEvent, found: NonNullable<LineToFix['found']>, { plain = true } = {}): string {
+  const show = plain ? (text: string) => text : code;
+  if (found.by === 'initiator') return found.request ? `the app's call that made the request behind it (${show(found.request)})` : "the app's call that made this request";
+  const how = foundHow(event, { plain });
+  return found.places.length > 1 ? `${how} (each line that matches: ${found.places.map(show).join(', ')})` : how;
 }

@@ -7,8 +7,9 @@ import { code, fence, inline } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
 import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers, type CausalLinks } from './causal-links';
 import { componentNote } from './component-note';
-import { foundNote } from './found-note';
+import { foundNote, lineToFixHow } from './found-note';
 import { rootCauseSection } from './root-cause';
+import { lineToFix } from '../diagnosis/line-to-fix';
 import { sightingBy } from '../run/sightings';
 import { sightingsNote } from './sightings-note';
 import { collapseByGroup, collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
@@ -244,7 +245,7 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
   for (const [index, run] of runs.slice(0, UNEXPECTED_LISTED).entries()) {
     const event = run.event;
     const frame = firstUserFrame(event.frames);
-    const found = frame ? '' : foundNote(event);
+    const found = frame ? '' : foundNote(event) || initiatorNote(event, report.events);
     const where = frame ? ` at ${code(frameWhere(frame))}` : event.frames?.length ? ` (no frame of the stack is in your code${found ? `; ${found}` : ''})` : found ? ` (${found})` : '';
     const note = repeatNote(run);
     const component = event.component ? ` · ${componentNote(event.component)}` : '';
@@ -273,6 +274,12 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
   const left = runs.slice(listed).reduce((sum, run) => sum + run.count, 0);
   if (left) lines.push(`… ${left} more unexpected errors in the JSON report …`, '');
   return lines;
+}
+
+/** `the app's call that made the request behind it: `src/App.tsx:30``, for an error a failed request caused; or ''. */
+function initiatorNote(event: DaebugEvent, events: readonly DaebugEvent[]): string {
+  const toFix = lineToFix(event, events);
+  return toFix?.found?.by === 'initiator' ? `${lineToFixHow(event, toFix.found, { plain: false })}: ${code(`${toFix.file}:${toFix.line}:${toFix.column}`)}` : '';
 }
 
 /** `· known (in baseline)` or `· new` with a baseline, and the error's group, so the run's index can be searched for it. */

@@ -2,11 +2,12 @@
  * The failure message of a strict test (and the annotation of a test that is not strict): the unexpected errors one
  * line each, where each is, and the report. Pure; src/fixture/finish.ts throws it.
  */
+import { lineToFix } from '../diagnosis/line-to-fix';
 import { headline } from '../model/headline';
 import { locationText } from '../model/position-text';
 import type { DaebugEvent, StaleAllowList } from '../model/schema';
 import { firstLine } from './first-line';
-import { foundHow, foundPlaces } from './found-note';
+import { foundHow, foundPlaces, lineToFixHow } from './found-note';
 import { firstUserFrame, frameWhere } from './frames';
 
 const LISTED = 20;
@@ -17,11 +18,14 @@ const LISTED = 20;
  * a bare position, which Playwright would read as a stack frame of daebug's failure (see READ_AS_FRAME): after one
  * that names no function, a word says what the position is.
  */
-export function failurePlace(event: DaebugEvent): string | undefined {
+export function failurePlace(event: DaebugEvent, events: readonly DaebugEvent[] = []): string | undefined {
   const frame = firstUserFrame(event.frames);
   if (frame) return `${frameWhere(frame)}${(frame.original?.functionName ?? frame.functionName) ? '' : ' (your code)'}`;
   const caller = event.network?.initiator?.original;
   if (caller) return `${caller.source}:${caller.line}:${caller.column} (the request's caller)`;
+  // An error a failed request caused: the app's call that made that request.
+  const toFix = lineToFix(event, events);
+  if (toFix?.found?.by === 'initiator') return `${toFix.file}:${toFix.line}:${toFix.column} (${lineToFixHow(event, toFix.found)}; no frame of its stack is in your code)`;
   // No frame in the app: the lines its evidence names in the app's source, said to be found, not a frame.
   const found = foundHow(event, { plain: true });
   if (found) return `${foundPlaces(event).join(', ')} (${found}; no frame of its stack is in your code)`;

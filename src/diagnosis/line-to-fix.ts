@@ -1,0 +1,46 @@
+/**
+ * The line an agent should open for an error, said once for the Markdown, `daebug errors`, the MCP tools and the
+ * failure output: the first frame of the app's code; without one, the line daebug found by evidence (the app's call
+ * that made the failed request behind the error, the `.map(` a key warning is about, where a component is used, the
+ * assignment behind NG0100); without either, nothing, and the caller keeps the top frame with a note. Pure.
+ */
+import type { DaebugEvent, FoundLine } from '../model/schema';
+import { firstUserFrame } from '../stack/first-user-frame';
+
+export interface LineToFix {
+  file: string;
+  line: number;
+  /** 1 for a line found by text, which has no column. */
+  column: number;
+  functionName?: string;
+  /** At its original source (a map had it, or it was found in the app's sources). */
+  mapped: boolean;
+  /**
+   * How a line that is no frame of the stack was found: `initiator` (the app's call that made the request, for the
+   * request itself or for the error it caused, which `request` then names), or how `foundInSource` found it.
+   */
+  found?: { by: 'initiator' | FoundLine['by']; request?: string; places: string[] };
+}
+
+/** The line to fix, or undefined when neither a frame nor evidence places the error. */
+export function lineToFix(event: DaebugEvent, events: readonly DaebugEvent[] = []): LineToFix | undefined {
+  const frame = firstUserFrame(event.frames);
+  if (frame) {
+    const functionName = frame.original?.functionName ?? frame.functionName;
+    const at = frame.original ? { file: frame.original.source, line: frame.original.line, column: frame.original.column, mapped: true } : { file: frame.url || '<anonymous>', line: frame.line, column: frame.column, mapped: false };
+    return functionName ? { ...at, functionName } : at;
+  }
+  const cause = event.causedBy === undefined ? undefined : events[event.causedBy];
+  const request = event.network ? event : cause?.network ? cause : undefined;
+  const caller = request?.network?.initiator?.original;
+  if (request && caller) {
+    const place = `${caller.source}:${caller.line}`;
+    const found: LineToFix['found'] = { by: 'initiator', places: [place] };
+    if (request !== event) found.request = request.message.split('\n', 1)[0]!;
+    return { file: caller.source, line: caller.line, column: caller.column, mapped: true, ...(caller.functionName ? { functionName: caller.functionName } : {}), found };
+  }
+  const lines = event.foundInSource ?? [];
+  const first = lines[0];
+  if (!first) return undefined;
+  return { file: first.source, line: first.line, column: 1, mapped: true, found: { by: first.by, places: lines.map((l) => `${l.source}:${l.line}`) } };
+}

@@ -1,0 +1,57 @@
+// The line an agent opens: a frame of the app, else the line found by evidence (the app's call behind a failed
+// request, the `.map(` a key warning is about), said the same way in `daebug errors` (seed 003's block) and the Markdown.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { lineToFix } from '../../src/diagnosis/line-to-fix';
+import { collectErrors } from '../../src/cli/collect-errors';
+import { formatErrors } from '../../src/cli/format-errors';
+import type { ReportFile } from '../../src/cli/read-reports';
+import { parseSeedErrors } from '../../e2e/helpers/seed-error-blocks';
+import { formatMarkdown } from '../../src/format/markdown';
+import { reportSchema, type DaebugEvent } from '../../src/model/schema';
+
+const T0 = Date.UTC(2026, 0, 1, 10, 0, 0);
+const event = (ms: number, fields: Partial<DaebugEvent>): DaebugEvent => ({ type: 'error', source: 'unhandledrejection', realm: 'page', ts: '10:00:00', time: new Date(T0 + ms).toISOString(), message: 'm', expected: false, ...fields });
+const reactFrames = [{ url: 'http://h/node_modules/.vite/deps/react-dom.js', line: 10, column: 3, library: 'react-dom' }];
+
+const request = event(0, { type: 'console', level: 'error', source: 'network', message: 'GET http://h/api/prices.json 404 (Not Found)', network: { method: 'GET', url: 'http://h/api/prices.json', status: 404, resourceType: 'fetch', initiator: { type: 'script', url: 'http://h/assets/app.js', line: 1, column: 900, original: { source: 'react/App.tsx', line: 30, column: 5, functionName: 'loadPrices' } } } });
+const rejection = event(20, { message: "SyntaxError: Unexpected token '<', \"<!doctype \"... is not valid JSON", unexpected: true, causedBy: 0 });
+const keyWarning = event(30, { type: 'console', source: 'console.error', level: 'error', message: 'Each child in a list should have a unique "key" prop.', unexpected: true, frames: reactFrames, component: { name: 'PriceList', framework: 'React', source: 'react/App.tsx', line: 5 }, foundInSource: [{ source: 'react/App.tsx', line: 6, by: 'key-map' }] });
+const nowhere = event(40, { source: 'window.onerror', message: 'Error: deep in a library', unexpected: true, frames: reactFrames });
+
+function file(events: DaebugEvent[]): ReportFile {
+  const test = { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', line: 3, project: '', status: 'passed', expectedStatus: 'passed', retry: 0, duration: 1, strict: false };
+  const summary = { errors: 0, unexpected: 0, console: 0, dropped: 0 };
+  return { row: { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', line: 3, project: '', status: 'passed', expectedStatus: 'passed', retry: 0, attempts: 1, duration: 1, summary, markdown: 't.md', json: 't.json' }, report: { schemaVersion: 1, test, jobs: [], events, summary } };
+}
+
+describe('lineToFix', () => {
+  it("names the app's call behind the failed request that caused an error, and the .map( of a key warning", () => {
+    const events = [request, rejection, keyWarning, nowhere];
+    assert.deepEqual(lineToFix(rejection, events), { file: 'react/App.tsx', line: 30, column: 5, mapped: true, functionName: 'loadPrices', found: { by: 'initiator', request: 'GET http://h/api/prices.json 404 (Not Found)', places: ['react/App.tsx:30'] } });
+    assert.deepEqual(lineToFix(keyWarning, events), { file: 'react/App.tsx', line: 6, column: 1, mapped: true, found: { by: 'key-map', places: ['react/App.tsx:6'] } });
+    assert.equal(lineToFix(nowhere, events), undefined);
+  });
+
+  it('is the location line of `daebug errors`, with a `found:` line, in seed 003\'s block; an error it cannot place keeps its note', () => {
+    const text = formatErrors(collectErrors([file([request, rejection, keyWarning, nowhere])], { dir: 'reports', limit: 20 }));
+    const { blocks } = parseSeedErrors(text);
+    const [rejected, key, deep] = blocks;
+    assert.deepEqual(rejected!.location, { file: 'react/App.tsx', line: 30, column: 5 });
+    assert.match(rejected!.fields['found']!, /^the app's call that made the request behind it \(GET http:\/\/h\/api\/prices\.json 404 \(Not Found\)\); no frame of the stack is in your code$/);
+    assert.equal(rejected!.fields['note'], undefined);
+    assert.deepEqual(key!.location, { file: 'react/App.tsx', line: 6, column: 1 });
+    assert.match(key!.fields['found']!, /the \.map\( in PriceList/);
+    // The true stack follows, library runs folded.
+    assert.deepEqual(key!.stack, [{ kind: 'folded', count: 1, where: 'react-dom' }]);
+    assert.equal(deep!.fields['found'], undefined);
+    assert.match(deep!.fields['note']!, /no frame of the stack is in your code; it is located where it surfaced/);
+  });
+
+  it("is the line the Markdown names for the error a failed request caused", () => {
+    const events = [request, rejection].map((e) => ({ ...e }));
+    const report = reportSchema.parse({ schemaVersion: 1, test: { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', line: 3, project: '', status: 'passed', expectedStatus: 'passed', retry: 0, duration: 5, strict: false }, jobs: [], events, summary: { errors: 2, unexpected: 1, console: 0, dropped: 0 } });
+    const markdown = formatMarkdown(report, { maxBytes: 65536 });
+    assert.match(markdown, /the app's call that made the request behind it \(`GET http:\/\/h\/api\/prices\.json 404 \(Not Found\)`\): `react\/App\.tsx:30:5`/);
+  });
+});
