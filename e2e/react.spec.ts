@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
 import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
+import { parseSeedErrors } from './helpers/seed-error-blocks';
 
 // fixtures/react/src is a React 19 app bundled in development mode (linked source map) by e2e/global-setup.ts.
 const appSrc = path.resolve(__dirname, '..', 'fixtures', 'react', 'src');
@@ -294,4 +296,23 @@ test('seven events of a React app fit in an 8 KB Markdown report', () => {
   for (const text of ["reading 'amount'", 'save failed', "reading 'name'", 'not valid JSON', '/api/missing 404', 'missing-avatar.png', 'unique "key" prop']) expect(md, text).toContain(text);
   expect(md).not.toMatch(/more transcript entries left out|more unexpected errors in the JSON report|did not fit/);
   expect(json.events.filter((e: any) => e.unexpected).length).toBeGreaterThanOrEqual(4);
+});
+
+test("daebug errors names the report's line for errors with no frame in the app: the key warning's .map(, the 404's caller", () => {
+  const cli = spawnSync(process.execPath, [path.resolve(__dirname, '..', 'dist', 'cli', 'bin.js'), 'errors', '--limit', '100', '--test', '/missing key warning|failed fetch in an effect/'], { cwd: run.dir, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' }, timeout: 30_000 });
+  expect(cli.status, cli.stderr).toBe(0);
+  const { blocks } = parseSeedErrors(cli.stdout);
+  const key = blocks.find((b) => b.message.startsWith('Each child in a list'))!;
+  const keyMap = at('CartList.tsx', '.map(', '.map(');
+  expect(key.location, cli.stdout).toEqual({ file: 'src/CartList.tsx', line: keyMap.line, column: 1 });
+  expect(key.fields['found']).toMatch(/^found in your source: the \.map\( in CartList; no frame of the stack is in your code$/);
+  // The true stack follows, React's frames folded.
+  expect(key.stack.some((line) => line.kind === 'folded' && /react-dom/.test(line.where)), cli.stdout).toBe(true);
+  const rejection = blocks.find((b) => /is not valid JSON/.test(b.message))!;
+  const fetchCall = at('Profile.tsx', 'fetch(', 'fetch(');
+  expect(rejection.location, cli.stdout).toMatchObject({ file: 'src/Profile.tsx', line: fetchCall.line });
+  expect(rejection.fields['found']).toMatch(/^the app's call that made the request behind it \(GET http:\/\/127\.0\.0\.1:\d+\/api\/missing 404/);
+  // The Markdown names the same lines.
+  expect(byTitle('missing key warning').md).toContain(`\`src/CartList.tsx:${keyMap.line}\``);
+  expect(byTitle('failed fetch in an effect').md).toMatch(new RegExp(`the app's call that made the request behind it .*: \`src/Profile\\.tsx:${fetchCall.line}:\\d+\``));
 });
