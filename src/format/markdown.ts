@@ -221,7 +221,13 @@ function header(report: Attempt, options: MarkdownOptions, h: string): string[] 
   const warnings = report.events.filter(isWarning).length;
   // A warning that is an unexpected error is listed once, among the unexpected errors: the count says where.
   const unexpectedOnes = unexpectedWarnings(report.events);
-  if (warnings) lines.push(`- Warnings: ${warnings}${unexpectedOnes ? ` (${unexpectedOnes === warnings ? 'all' : unexpectedOnes} of them listed as unexpected errors)` : ''}`);
+  if (warnings) {
+    // Which ones: their numbers among the unexpected errors, so a reader need not look for them.
+    const numbers = unexpectedNumbers(report.events);
+    const which = [...new Set(report.events.filter((e) => e.unexpected && isWarning(e)).map((e) => numbers.get(eventIdentity(e))).filter((n): n is number => n !== undefined))].sort((a, b) => a - b);
+    lines.push(`- Warnings: ${warnings}${unexpectedOnes ? ` (${unexpectedOnes === warnings ? 'all' : unexpectedOnes} of them listed as unexpected errors)` : ''}`);
+    if (which.length) lines.push(`  - listed as ${which.length === 1 ? 'unexpected error' : 'unexpected errors'} ${which.join(', ')}`);
+  }
   // Values not read in full: they could not matter to a passing test (daebugValues), or the page was gone first.
   const previews = report.events.filter((e) => e.preview).length;
   if (previews) lines.push(`- Previews: ${previews} ${previews === 1 ? 'event shows' : 'events show'} V8's preview of the logged values (one level deep), not their full serialization: not read because the test passed (\`daebugValues: 'full'\` reads them) or because the page had gone`);
@@ -237,7 +243,7 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
     lines.push('None.');
     return lines;
   }
-  lines.push(`${unexpected.length} unexpected ${unexpected.length === 1 ? 'error' : 'errors'}${report.test.strict ? ' (strict mode: the test fails on them)' : ' (warnings; set `daebugStrict: true` to fail on them)'}.`, '');
+  lines.push(`${unexpected.length} unexpected ${unexpected.length === 1 ? 'error' : 'errors'}${strictNote(unexpected, report.test.strict)}.`, '');
   // Listed while they fit in `room` bytes, so a few huge stacks cannot push the report over its budget.
   let used = Buffer.byteLength(lines.join('\n'));
   const runs = collapseByGroup(unexpected);
@@ -280,6 +286,18 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
 function initiatorNote(event: DaebugEvent, events: readonly DaebugEvent[]): string {
   const toFix = lineToFix(event, events);
   return toFix?.found?.by === 'initiator' ? `${lineToFixHow(event, toFix.found, { plain: false })}: ${code(`${toFix.file}:${toFix.line}:${toFix.column}`)}` : '';
+}
+
+/**
+ * What strict mode makes of the unexpected errors: errors the baseline knows never fail a test, so a passing test's
+ * known errors are not said to fail it.
+ */
+function strictNote(unexpected: readonly DaebugEvent[], strict: boolean): string {
+  if (!strict) return ' (warnings; set `daebugStrict: true` to fail on them)';
+  const fresh = unexpected.filter((e) => !e.known).length;
+  if (fresh === unexpected.length) return ` (strict mode: the test fails on ${fresh === 1 ? 'it' : 'them'})`;
+  if (!fresh) return ` (${unexpected.length === 1 ? 'it is' : 'all are'} known, in the baseline: strict mode does not fail on ${unexpected.length === 1 ? 'it' : 'them'})`;
+  return ` (strict mode: the test fails on the ${fresh} new ${fresh === 1 ? 'one' : 'ones'}; the baseline knows the rest)`;
 }
 
 /** `· known (in baseline)` or `· new` with a baseline, and the error's group, so the run's index can be searched for it. */

@@ -78,6 +78,8 @@ describe('the Warnings section', () => {
     const md = formatMarkdown(report(events), { maxBytes: 65536 });
     assert.deepEqual(structureProblems(md), []);
     assert.match(md, /^- Warnings: 5 \(1 of them listed as unexpected errors\)$/m);
+    // The header names which: their numbers among the unexpected errors.
+    assert.match(md, /^- Warnings: 5 .*\n {2}- listed as unexpected error 1$/m);
     const section = md.slice(md.indexOf('## Warnings'), md.indexOf('## Transcript'));
     assert.ok(md.indexOf('## Unexpected errors') < md.indexOf('## Warnings'), md);
     assert.match(section, /^4 warnings, each by its first line and where it is; the JSON report has their stacks; 1 more is an unexpected error, listed above only\.$/m);
@@ -135,5 +137,16 @@ describe('a located component in the report', () => {
     assert.match(md, /component `<CartList>` \(not found in the source maps' sources\)/);
     const owner = formatMarkdown(report([{ ...keyWarning, component: { name: 'CartList', framework: 'React', source: 'src/CartList.tsx', line: 7, foundBy: 'owner-stack' } }]), { maxBytes: 65536 });
     assert.match(owner, /component `<CartList>` at `src\/CartList\.tsx:7` \(from React's owner stack\)/);
+  });
+});
+
+describe('the unexpected errors line in strict mode', () => {
+  const strictReport = (events: DaebugEvent[]) => report(events, { test: { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', line: 3, project: '', status: 'passed', expectedStatus: 'passed', retry: 0, duration: 5, strict: true, baseline: 'b.json' } } as Partial<Report>);
+  it('never says known errors fail the test', () => {
+    const known = event(0, { unexpected: true, known: true, message: 'Error: a' });
+    const fresh = event(10, { unexpected: true, known: false, message: 'Error: b' });
+    assert.match(formatMarkdown(strictReport([known]), { maxBytes: 65536 }), /^1 unexpected error \(it is known, in the baseline: strict mode does not fail on it\)\.$/m);
+    assert.match(formatMarkdown(strictReport([known, fresh]), { maxBytes: 65536 }), /^2 unexpected errors \(strict mode: the test fails on the 1 new one; the baseline knows the rest\)\.$/m);
+    assert.match(formatMarkdown(strictReport([fresh]), { maxBytes: 65536 }), /^1 unexpected error \(strict mode: the test fails on it\)\.$/m);
   });
 });
