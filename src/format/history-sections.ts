@@ -23,6 +23,8 @@ type Subject = Evidence['subject'];
 
 export const NO_EVIDENCE = "no browser evidence: look at timing, test order or the test's own waits";
 
+const NO_NEW_EVIDENCE = 'no new browser evidence in that run: look at what changed in the code or the test';
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** `2026-11-27 13:25:40` */
@@ -67,7 +69,7 @@ function failingLines(t: FailingTest, runs: number, style: Style, indent: string
   if (t.appeared.length) {
     lines.push(`${indent}appeared in that run:`);
     for (const s of t.appeared) lines.push(`${indent}- ${subjectText(s, style)}`);
-  } else lines.push(`${indent}no new browser evidence in that run: look at what changed in the code or the test`);
+  } else lines.push(`${indent}${NO_NEW_EVIDENCE}`);
   return lines;
 }
 
@@ -127,23 +129,27 @@ export function formatTimelineText(timeline: TestTimeline): string {
 export function formatHistorySections(summary: HistorySummary, headingLevel = 2): string[] {
   const h = '#'.repeat(headingLevel);
   const lines: string[] = [];
+  // Each test is a list item: its first line after the title, the rest as a nested list.
+  const item = (title: string, detail: string[]) => {
+    const [head, ...rest] = detail.map((line) => line.replace(/^- /, ''));
+    lines.push(`- ${MARKDOWN.strong(MARKDOWN.text(title, 200))}: ${head}`);
+    for (const line of rest) lines.push(`  - ${line.replace(/:$/, '')}`);
+  };
   if (summary.flaky.length) {
     lines.push(`${h} Flaky in the last ${plural(summary.runs, 'run')}`, '');
     const more = summary.flakyCount > summary.flaky.length ? ` (the ${summary.flaky.length} most unstable of ${summary.flakyCount}: ${code('npx daebug flaky')})` : '';
     lines.push(`${plural(summary.flakyCount, 'flaky test')}${more}, most unstable first:`, '');
-    for (const t of summary.flaky) {
-      lines.push(`- ${MARKDOWN.text(t.test.title, 200)}`);
-      for (const line of flakyLines(t, summary.runs, MARKDOWN, '')) lines.push(`  ${line.startsWith('- ') ? `  ${line}` : `${line}<br>`}`);
-    }
-    lines.push('', `Evidence is kept by ${MARKDOWN.text(summary.rule, 200)}.`, '');
+    for (const t of summary.flaky) item(t.test.title, flakyLines(t, summary.runs, MARKDOWN, '').filter((line) => !line.startsWith('what separates')));
+    lines.push('', `Evidence: an error group or failed request the test's failing attempts had more often than its passing ones, kept by ${MARKDOWN.text(summary.rule, 200)}.`, '');
   }
   if (summary.failingSince.length) {
     lines.push(`${h} Failing since`, '');
     const more = summary.failingCount > summary.failingSince.length ? ` (${summary.failingSince.length} of ${summary.failingCount}: ${code('npx daebug flaky')})` : '';
     lines.push(`${plural(summary.failingCount, 'test')} failing in every attempt${more}, not flaky:`, '');
     for (const t of summary.failingSince) {
-      lines.push(`- ${MARKDOWN.text(t.test.title, 200)}`);
-      for (const line of failingLines(t, summary.runs, MARKDOWN, '')) lines.push(`  ${line.startsWith('- ') ? `  ${line}` : `${line}<br>`}`);
+      const head = failingLines(t, summary.runs, MARKDOWN, '')[0]!;
+      const appeared = t.appeared.map((subject) => `appeared in that run: ${subjectText(subject, MARKDOWN)}`);
+      item(t.test.title, [head, ...(appeared.length ? appeared : [NO_NEW_EVIDENCE])]);
     }
     lines.push('');
   }
