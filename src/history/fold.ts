@@ -83,8 +83,12 @@ export interface FoldOptions {
   maxDetailed?: number;
 }
 
+const NONE: string[] = [];
+
 /** The evidence keys of one attempt, each once. */
 export function evidenceKeys(attempt: HistoryAttempt): string[] {
+  // Most attempts have none: no Set for them (100 runs of 5,000 tests are half a million attempts).
+  if (!attempt.errors && !attempt.known && !attempt.other && !attempt.requests) return NONE;
   const keys = new Set<string>();
   for (const list of [attempt.errors, attempt.known, attempt.other]) if (list) for (const fp of list) keys.add(`g:${fp}`);
   if (attempt.requests) for (const r of attempt.requests) keys.add(`r:${requestKey(r)}`);
