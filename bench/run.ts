@@ -9,7 +9,7 @@ import { paired } from './paired';
 /**
  * `npm run bench`: every benchmark measures daebug and its baseline in the same run, alternating,
  * and prints medians and ratios. Numbers never fail the run; only a benchmark that cannot run does.
- * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,real,paired,flood,reporter,event,network,async picks benchmarks.
+ * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,real,paired,flood,reporter,event,network,async,history picks benchmarks.
  */
 const BENCHES: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   suite: { title: '1. suite overhead', run: suiteOverhead },
@@ -20,6 +20,7 @@ const BENCHES: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   event: { title: '4. per-event cost', run: () => runChild('event-cost.ts') },
   network: { title: '5. network failures (daebugNetwork)', run: networkCost },
   async: { title: '5. async stack traces (daebugAsyncStacks)', run: () => runChild('async-stacks.ts') },
+  history: { title: '6. history across runs (issue 35)', run: () => runChild('history.ts') },
 };
 
 async function main(): Promise<void> {

@@ -390,11 +390,11 @@ function toolText(result: Awaited<ReturnType<Client['callTool']>>): string {
   return content[0]!.text;
 }
 
-test('mcp: the SDK client lists the four tools, and each answers with the same text as the CLI', async () => {
+test('mcp: the SDK client lists the tools, and each answers with the same text as the CLI', async () => {
   const client = await mcpClient(run.reportsDir);
   try {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['daebug_get_error_groups', 'daebug_get_errors', 'daebug_get_report', 'daebug_list_tests']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['daebug_get_error_groups', 'daebug_get_errors', 'daebug_get_flaky', 'daebug_get_history', 'daebug_get_report', 'daebug_list_tests']);
     const getErrors = tools.find((t) => t.name === 'daebug_get_errors')!;
     expect(getErrors.inputSchema.properties?.['limit']).toMatchObject({ type: 'integer', default: 20 });
     expect(getErrors.inputSchema.required ?? []).not.toContain('test');

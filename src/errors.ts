@@ -11,7 +11,10 @@ export type DaebugErrorCode =
   | 'DAEBUG_NO_REPORTS'
   | 'DAEBUG_MCP_SDK_MISSING'
   | 'DAEBUG_BASELINE_INVALID'
-  | 'DAEBUG_SETTLE_TIMEOUT';
+  | 'DAEBUG_SETTLE_TIMEOUT'
+  | 'DAEBUG_HISTORY_VERSION'
+  | 'DAEBUG_NO_HISTORY'
+  | 'DAEBUG_HISTORY_SKIPPED';
 
 export interface DaebugErrorOptions {
   /** Whether the run can go on after this error. */
@@ -154,6 +157,42 @@ export class DaebugBaselineError extends DaebugError {
       context: { path: file },
       hint: 'Write it with `npx daebug baseline --out <file>` after a run on main, or fix the daebugBaseline path (it is relative to the Playwright config\'s folder).',
       cause,
+    });
+  }
+}
+
+/** A history file (src/history/run-file.ts) written by a newer daebug: its version is one this daebug cannot read. */
+export class DaebugHistoryVersionError extends DaebugError {
+  override name = 'DaebugHistoryVersionError';
+  constructor(file: string, version: unknown, supported: number) {
+    super('DAEBUG_HISTORY_VERSION', `daebug history ${file} is of format version ${JSON.stringify(version)}; this daebug reads version ${supported} and older.`, {
+      recoverable: false,
+      context: { path: file, version },
+      hint: 'Update daebug (npm install --save-dev daebug@latest) where you read the history, or give that run\'s folder its own --history.',
+    });
+  }
+}
+
+/** A history file that is truncated, corrupted or not a run: left out, the rest of the history still answers. */
+export class DaebugHistorySkippedError extends DaebugError {
+  override name = 'DaebugHistorySkippedError';
+  constructor(file: string, reason: string) {
+    super('DAEBUG_HISTORY_SKIPPED', `daebug history skipped ${file}: ${reason}`, {
+      recoverable: true,
+      context: { path: file },
+      hint: 'Delete the file if it stays: the other runs are read without it. A run cut off while writing never leaves one (it writes a temp file and renames it).',
+    });
+  }
+}
+
+/** `npx daebug flaky` or `history` found no run in the history folder. */
+export class DaebugNoHistoryError extends DaebugError {
+  override name = 'DaebugNoHistoryError';
+  constructor(dir: string) {
+    super('DAEBUG_NO_HISTORY', `No daebug history in ${dir}: each run with daebug/reporter adds one file there`, {
+      recoverable: false,
+      context: { dir },
+      hint: "Run the tests with ['daebug/reporter'] (its history option names the folder, default .daebug/history next to the config), or pass --history <folder>; in CI, restore the folder from a cache before the run (README: History across runs).",
     });
   }
 }

@@ -46,4 +46,6 @@ export const reporterSchemas = {
   githubAnnotations: z.union([z.boolean(), z.enum(['all', 'new'])]).optional(),
   githubSummary: z.boolean().optional(),
   maxAnnotations: z.number().int().min(0).optional(),
+  history: z.union([z.literal(false), z.string().min(1)]).optional(),
+  historyRuns: z.number().int().min(1).optional(),
 };

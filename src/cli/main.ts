@@ -3,6 +3,8 @@ import { DaebugCliUsageError } from '../errors';
 import { baselineCommand } from './baseline';
 import { errorsCommand, parseLimit } from './errors';
 import { groupsCommand } from './groups';
+import { flakyCommand } from './flaky';
+import { historyCommand } from './history';
 import { runMcpServer } from './mcp';
 import { errorOutput, EXIT_OK, EXIT_USAGE, type CommandOutput } from './output';
 import { showCommand } from './show';
@@ -26,8 +28,13 @@ const COMMAND_OPTIONS: Record<string, Options> = {
   baseline: { ...GLOBAL_OPTIONS, out: { type: 'string' }, prune: { type: 'boolean' } },
   summary: { ...GLOBAL_OPTIONS, json: { type: 'boolean' } },
   show: { ...GLOBAL_OPTIONS, json: { type: 'boolean' } },
+  flaky: { ...GLOBAL_OPTIONS, history: { type: 'string' }, json: { type: 'boolean' } },
+  history: { ...GLOBAL_OPTIONS, history: { type: 'string' }, json: { type: 'boolean' } },
   mcp: { ...GLOBAL_OPTIONS },
 };
+
+/** The commands that read the history folder rather than one run's reports. */
+const ACROSS_RUNS = ['flaky', 'history'];
 
 const ALL_OPTIONS: Options = Object.assign({}, ...Object.values(COMMAND_OPTIONS)) as Options;
 
@@ -62,7 +69,10 @@ function commandOf(argv: readonly string[]): string | undefined {
 
 function parse(argv: readonly string[]): Parsed {
   const command = commandOf(argv);
-  if (command !== undefined && !COMMAND_OPTIONS[command]) throw new DaebugCliUsageError(`Unknown command ${JSON.stringify(command)} (accepted: ${Object.keys(COMMAND_OPTIONS).join(', ')}).`);
+  if (command !== undefined && !COMMAND_OPTIONS[command]) {
+    const ofTheRun = Object.keys(COMMAND_OPTIONS).filter((name) => !ACROSS_RUNS.includes(name));
+    throw new DaebugCliUsageError(`Unknown command ${JSON.stringify(command)} (accepted: ${ofTheRun.join(', ')}). Across runs: ${ACROSS_RUNS.join(', ')}.`);
+  }
   try {
     const { values, positionals } = parseArgs({ args: [...argv], options: (command && COMMAND_OPTIONS[command]) || GLOBAL_OPTIONS, strict: true, allowPositionals: true });
     return { command, values: values as Parsed['values'], positionals: positionals.slice(1) };
@@ -78,7 +88,7 @@ async function dispatch(parsed: Parsed): Promise<CommandOutput> {
   if (values['version']) return { stdout: `${packageVersion()}\n`, stderr: '', exitCode: EXIT_OK };
   if (values['help']) return { stdout: usageOf(command), stderr: '', exitCode: EXIT_OK };
   if (command === undefined) return { stdout: '', stderr: PROGRAM_USAGE, exitCode: EXIT_USAGE };
-  if (command !== 'show' && positionals.length) throw new DaebugCliUsageError(`daebug ${command} takes no argument, got ${JSON.stringify(positionals.join(' '))}.`);
+  if (command !== 'show' && command !== 'history' && positionals.length) throw new DaebugCliUsageError(`daebug ${command} takes no argument, got ${JSON.stringify(positionals.join(' '))}.`);
   switch (command) {
     case 'errors': {
       const limit = values['limit'];
@@ -93,6 +103,11 @@ async function dispatch(parsed: Parsed): Promise<CommandOutput> {
       return summaryCommand({ dir, json: asJson });
     case 'show':
       return showCommand({ dir, json: asJson, query: positionals.join(' ') });
+    case 'flaky':
+      return flakyCommand({ dir, json: asJson, history: stringFlag(values['history']) });
+    case 'history':
+      if (!positionals.length) throw new DaebugCliUsageError('daebug history needs a test: its title, title path, spec file, or /regex/.');
+      return historyCommand({ dir, json: asJson, history: stringFlag(values['history']), query: positionals.join(' ') });
     case 'mcp':
       await runMcpServer(dir);
       return { stdout: '', stderr: '', exitCode: EXIT_OK };

@@ -3,6 +3,8 @@ import { DaebugMcpSdkMissingError } from '../errors';
 import { DEFAULT_ERRORS_LIMIT, errorsCommand } from './errors';
 import { errorOutput, type CommandOutput } from './output';
 import { groupsCommand } from './groups';
+import { flakyCommand } from './flaky';
+import { historyCommand } from './history';
 import { showCommand } from './show';
 import { summaryCommand } from './summary';
 import { packageVersion } from './version';
@@ -33,7 +35,7 @@ function toolResult(run: () => CommandOutput) {
   return { content: [{ type: 'text' as const, text }], isError: output.exitCode !== 0 };
 }
 
-/** `daebug mcp`: serves daebug_get_errors, daebug_get_error_groups, daebug_list_tests and daebug_get_report over stdio until stdin closes. */
+/** `daebug mcp`: serves daebug_get_errors, daebug_get_error_groups, daebug_list_tests, daebug_get_report, daebug_get_flaky and daebug_get_history over stdio until stdin closes. */
 export async function runMcpServer(dir: string): Promise<void> {
   const { McpServer, StdioServerTransport } = await loadSdk();
   const server = new McpServer({ name: 'daebug', version: packageVersion() });
@@ -84,6 +86,34 @@ export async function runMcpServer(dir: string): Promise<void> {
       annotations: { readOnlyHint: true },
     },
     async ({ test }) => toolResult(() => showCommand({ dir, query: test })),
+  );
+  server.registerTool(
+    'daebug_get_flaky',
+    {
+      title: 'Flaky and failing tests across the kept runs',
+      description:
+        "Reads the run history (one file per run, the reporter's history option). The flaky tests, most unstable first, each with its runs, attempts, failures and retries that passed, the first run it flaked in, and the browser evidence that separates its failing attempts from its passing ones (an error group or failed request with counts on both sides, kept by a one-sided Fisher's exact test, p <= 0.05), or \"no browser evidence\"; then tests failing in every attempt since some run (not flaky) with what appeared in that run. Same text as `npx daebug flaky`. Start here for \"is this test flaky, or did my change break it?\".",
+      inputSchema: {
+        history: z.string().optional().describe('The history folder (default: the one the last run\'s index.json names, else .daebug/history)'),
+        json: z.boolean().optional().describe('Answer with JSON instead of text'),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ history, json }) => toolResult(() => flakyCommand({ dir, history, json: json ?? false })),
+  );
+  server.registerTool(
+    'daebug_get_history',
+    {
+      title: "One test's timeline across the kept runs",
+      description: "One line per kept run of one test: FLAKY, FAILED or passed, each attempt's outcome, duration, and its error groups and failed requests (new ones marked). Same text as `npx daebug history <test>`. When several tests match, lists them.",
+      inputSchema: {
+        test: z.string().min(1).describe('Test title, title path, spec file, or text or /regex/ matched in the title path'),
+        history: z.string().optional().describe('The history folder (default: the one the last run\'s index.json names, else .daebug/history)'),
+        json: z.boolean().optional().describe('Answer with JSON instead of text'),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ test, history, json }) => toolResult(() => historyCommand({ dir, query: test, history, json: json ?? false })),
   );
   await server.connect(new StdioServerTransport());
 }

@@ -17,6 +17,8 @@ Commands:
   baseline write the run's error fingerprints to daebug-baseline.json (for daebugBaseline)
   summary  every test with its error counts, tests with unexpected errors first
   show     one test's Markdown report
+  flaky    across the kept runs: flaky tests and what separates their failing attempts, tests failing since a run
+  history  one test's timeline across the kept runs, one line per run
   mcp      an MCP server over stdio with the same answers (needs @modelcontextprotocol/sdk)
 
 Flags:
@@ -102,10 +104,43 @@ ${GLOBAL}
 
 ${EXIT_CODES}
 `,
+  flaky: `Usage: npx daebug flaky [--history <folder>] [--json] [--dir reports]
+
+Reads the history the reporter keeps (one file per run; its history option, default .daebug/history next to
+the config) and lists, most unstable first, the tests that are flaky: an attempt failed and a retry passed in
+some run, or the outcome changed between runs more than once. For each: runs, attempts, failures, retries
+that passed, the first run it flaked in (time, commit), and the browser evidence that separates its failing
+attempts from its passing ones: each error group or failed request with its counts on both sides
+("3 of 3 failing, 0 of 37 passing"), kept by a one-sided Fisher's exact test (p <= 0.05) on the test's own
+attempts. "no browser evidence" when nothing does. Then the tests failing in every attempt since some run
+(not flaky), with what appeared in that run, and tests fixed since a run.
+
+Flags:
+  --history <folder>  the history folder (default: the one index.json in --dir names, else .daebug/history)
+  --json              { history, runs, rule, flaky: [...], failingSince: [...], fixed: [...], skipped: [...] }
+${GLOBAL}
+
+${EXIT_CODES}
+`,
+  history: `Usage: npx daebug history <test title, title path, spec file or /regex/> [--history <folder>] [--json] [--dir reports]
+
+One test's timeline across the kept runs, one line per run: the run (number, time, commit), FLAKY, FAILED
+or passed, each attempt's outcome and the duration; under it the error groups and failed requests of its
+attempts, "new" for those this test had in no earlier run. The test is matched like errors --test; when
+several tests match, lists them (exit 1). A renamed test has a new timeline.
+
+Flags:
+  --history <folder>  the history folder (default: the one index.json in --dir names, else .daebug/history)
+  --json              { history, timeline: { test, verdict, since?, runs, of, entries: [...] } }
+${GLOBAL}
+
+${EXIT_CODES}
+`,
   mcp: `Usage: npx daebug mcp [--dir reports]
 
 Starts an MCP server over stdio with the tools daebug_get_errors (limit, default 20; test; new),
-daebug_get_error_groups (new), daebug_list_tests and daebug_get_report (test). They answer with the text of errors, summary and show,
+daebug_get_error_groups (new), daebug_list_tests, daebug_get_report (test), daebug_get_flaky and daebug_get_history (test).
+They answer with the text of errors, groups, summary, show, flaky and history,
 reading the folder on every call. Needs @modelcontextprotocol/sdk (npm install --save-dev @modelcontextprotocol/sdk).
 
 Agent configuration: {"mcpServers":{"daebug":{"command":"npx","args":["daebug","mcp"]}}}

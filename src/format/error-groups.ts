@@ -4,6 +4,7 @@
  */
 import { headline } from '../model/headline';
 import type { ErrorGroup, FixedGroup } from '../model/error-group';
+import type { FirstSeen } from '../model/history-summary';
 import { code, inline, plainLine } from './fence';
 import { firstLine } from './first-line';
 
@@ -44,7 +45,14 @@ export function groupLine(group: ErrorGroup, link: (report: string) => string, s
   const counts = `${plural(group.tests, 'test')}, ${plural(group.count, 'time')}`;
   const where = group.where ? ` · at ${style.code(group.where)}` : '';
   const first = group.reports[0] ? ` · first: ${link(group.reports[0])}` : '';
-  return `${flags ? `${flags} · ` : ''}[${style.text(group.source, 40)}] ${style.text(headline(group.message), 200)} — ${counts}${where}${first} · ${style.code(group.fingerprint)}`;
+  const seen = group.firstSeen ? ` · ${firstSeenText(group.firstSeen)}` : '';
+  return `${flags ? `${flags} · ` : ''}[${style.text(group.source, 40)}] ${style.text(headline(group.message), 200)} — ${counts}${where}${first}${seen} · ${style.code(group.fingerprint)}`;
+}
+
+/** `new in this run`, or `first seen 12 runs ago, commit abc1234`: when the history first had the group. */
+export function firstSeenText(seen: FirstSeen): string {
+  if (seen.runsAgo === 0) return 'new in this run';
+  return `first seen ${seen.runsAgo} ${seen.runsAgo === 1 ? 'run' : 'runs'} ago${seen.commit ? `, commit ${seen.commit.slice(0, 7)}` : `, ${seen.endedAt.slice(0, 16).replace('T', ' ')}`}`;
 }
 
 /** New groups first (with a baseline), then by how many tests had them: the order the reader acts in. */

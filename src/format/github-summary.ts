@@ -1,4 +1,6 @@
 import type { ErrorGroup } from '../model/error-group';
+import type { HistorySummary } from '../model/history-summary';
+import { formatHistorySections } from './history-sections';
 
 /** One test with unexpected errors, as a row of the job summary. */
 export interface SummaryRow {
@@ -25,6 +27,8 @@ export interface StepSummaryInput {
   groups?: readonly ErrorGroup[];
   /** A report file name as a path relative to the repository root. */
   report?: (name: string) => string;
+  /** The history across runs (the reporter's `history`): flaky and failing tests after the run's own tables. */
+  history?: HistorySummary;
 }
 
 // The summary is Markdown rendered as HTML: page text must neither end a cell nor open a tag.
@@ -34,6 +38,12 @@ function cell(text: string): string {
 
 /** The Markdown daebug appends to `$GITHUB_STEP_SUMMARY`: a table of tests with unexpected browser errors. */
 export function formatStepSummary(input: StepSummaryInput): string {
+  const text = formatRunSummary(input);
+  const history = input.history ? formatHistorySections(input.history, 4) : [];
+  return history.length ? `${text}${history.join('\n')}\n\n` : text;
+}
+
+function formatRunSummary(input: StepSummaryInput): string {
   const maxRows = input.maxRows ?? 100;
   const total = input.rows.reduce((sum, row) => sum + row.unexpected, 0);
   const lines = ['### daebug: unexpected browser errors', ''];

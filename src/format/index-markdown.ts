@@ -4,6 +4,8 @@ import { formatGroupsSection } from './error-groups';
 import { code, inline } from './fence';
 import type { UnmappedNote } from '../model/unmapped-note';
 import { formatUnmappedSection } from './unmapped-scripts';
+import type { HistorySummary } from '../model/history-summary';
+import { formatHistorySections } from './history-sections';
 
 /** An entry's status while its test runs: its report is the live one. */
 export const RUNNING_STATUS = 'running';
@@ -37,6 +39,7 @@ export interface RunIndex {
   baseline?: string;
   fixed?: FixedGroup[];
   unmappedByCause?: UnmappedNote[];
+  history?: HistorySummary;
 }
 
 export interface IndexMarkdownOptions {
@@ -69,6 +72,7 @@ export function formatIndexMarkdown(index: RunIndex, options: IndexMarkdownOptio
   ];
   if (index.groups) lines.push(...formatGroupsSection({ groups: index.groups, fixed: index.fixed, baseline: index.baseline === undefined ? undefined : (options.baselineShown ?? index.baseline) }), '');
   if (index.unmappedByCause?.length) lines.push(...formatUnmappedSection(index.unmappedByCause), '');
+  if (index.history) lines.push(...formatHistorySections(index.history), '');
   const needsLook = (t: IndexEntry) => t.status === RUNNING_STATUS || t.status !== t.expectedStatus || t.summary.unexpected > 0;
   const isRunning = (t: IndexEntry) => Number(t.status === RUNNING_STATUS);
   const newErrors = (t: IndexEntry) => t.summary.unexpected - (t.summary.known ?? 0);

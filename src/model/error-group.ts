@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstSeenSchema } from './history-summary';
 
 /**
  * One distinct problem of a run: the events of every test and attempt that share a fingerprint
@@ -27,6 +28,8 @@ export const errorGroupSchema = z.object({
   intermittent: z.boolean(),
   /** Attempts of its tests that had it (`seen`), and all attempts of those tests (`total`). */
   attempts: z.object({ seen: z.number().int(), total: z.number().int() }),
+  /** With a history (the reporter's `history`): the first kept run that had it; `runsAgo: 0` is new in this run. */
+  firstSeen: firstSeenSchema.optional(),
 });
 
 /** A baseline group that did not happen in this run: fixed, or not reached. `npx daebug baseline --prune` drops it. */

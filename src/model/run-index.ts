@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errorGroupSchema, fixedGroupSchema } from './error-group';
 import { summarySchema, testInfoSchema } from './schema';
 import { unmappedNoteSchema } from './unmapped-note';
+import { historySummarySchema } from './history-summary';
 
 /** One test's row of `index.json`: the report's test fields, its attempts and counts, and its files. */
 export const indexEntrySchema = testInfoSchema.pick({ title: true, titlePath: true, file: true, line: true, project: true, status: true, expectedStatus: true, retry: true, duration: true, repeatEachIndex: true }).extend({
@@ -30,6 +31,8 @@ export const runIndexSchema = z.object({
   fixed: z.array(fixedGroupSchema).optional(),
   /** Why scripts stayed unmapped in the run, one entry per cause; absent when every script could be mapped. */
   unmappedByCause: z.array(unmappedNoteSchema).optional(),
+  /** With a history (the reporter's `history`): flaky and failing tests across the kept runs, this one included. */
+  history: historySummarySchema.optional(),
 });
 
 export type IndexEntryData = z.infer<typeof indexEntrySchema>;

@@ -6,6 +6,7 @@ import { firstLine } from '../format/first-line';
 import { formatStepSummary, type SummaryRow } from '../format/github-summary';
 import type { DaebugEvent, Report } from '../model/schema';
 import type { ErrorGroup } from '../model/error-group';
+import type { HistorySummary } from '../model/history-summary';
 
 /** `all`: one per unexpected error; `new`: one per new group, at its first occurrence; `auto`: `new` once a baseline is set, else `all`. */
 export type AnnotationMode = 'off' | 'auto' | 'all' | 'new';
@@ -95,10 +96,10 @@ export class GitHubOutput {
   }
 
   /** The line for annotations over the cap, and the job summary. Errors are the caller's to report. */
-  end(groups: readonly ErrorGroup[] = []): void {
+  end(groups: readonly ErrorGroup[] = [], history?: HistorySummary): void {
     if (this.omitted) this.options.write(`\n${omittedAnnotations(this.omitted, this.omittedTests.size, this.options.maxAnnotations, this.relative(path.join(this.options.outputDir, 'index.md')))}\n`);
     if (this.options.summary && this.options.summaryFile) {
-      fs.appendFileSync(this.options.summaryFile, formatStepSummary({ rows: this.rows, tests: this.tests, index: this.relative(path.join(this.options.outputDir, 'index.md')), groups, report: (name) => this.relative(path.join(this.options.outputDir, name)) }));
+      fs.appendFileSync(this.options.summaryFile, formatStepSummary({ rows: this.rows, tests: this.tests, index: this.relative(path.join(this.options.outputDir, 'index.md')), groups, report: (name) => this.relative(path.join(this.options.outputDir, name)), ...(history ? { history } : {}) }));
     }
   }
 

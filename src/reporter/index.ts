@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { LIVE_ENV, liveEnvValue } from '../live/live-env';
 import { markRunEnded, removeEndedMarkers } from '../live/run-ended';
-import { DaebugError, debugLog } from '../errors';
+import { DaebugError, DaebugHistorySkippedError, debugLog } from '../errors';
 import { formatMarkdown } from '../format/markdown';
 import { formatIndexMarkdown, RUNNING_STATUS, type IndexEntry, type RunIndex } from '../format/index-markdown';
 import { ATTACHMENT_NAME, MARKDOWN_ATTACHMENT_CONTENT_TYPE, MARKDOWN_ATTACHMENT_NAME } from '../model/attachment';
@@ -13,12 +13,15 @@ import type { Attempt, Diagnostic, Report } from '../model/schema';
 import { OUTPUT_DIR_ENV } from '../report-path';
 import { reportSlug } from '../slug';
 import { buildAttempt, playwrightWillRetry, type StepSpan, type TestMeta } from './build-report';
-import { resolveReporterOptions, type DaebugReporterOptions, type ResolvedReporterOptions } from './options';
+import { resolveHistoryOptions, resolveReporterOptions, type DaebugReporterOptions, type ResolvedHistoryOptions, type ResolvedReporterOptions } from './options';
 import { cleanStaleTemps, removeInflightTemps, writeAtomic } from './write';
 import { WriteQueue } from './write-queue';
 import { GitHubOutput } from './github';
 import { RunGroups, testKeyOf } from '../run/groups';
 import { RunUnmappedScripts } from '../run/unmapped-scripts';
+import { RunHistoryBuilder } from '../history/collect';
+import { runSource, type RunSource } from '../ci/commit';
+import { endRunHistory, type RunHistoryOutcome } from './history';
 
 const INDEX_EVERY_MS = 2000;
 
@@ -39,10 +42,17 @@ class DaebugReporter implements Reporter {
   private unmapped = new RunUnmappedScripts();
   /** The baseline file the tests named (`daebugBaseline`), once one did. */
   private baselineFile: string | undefined;
+  private historyOptions: ResolvedHistoryOptions;
+  /** This run's history, while it runs; undefined when the history is off or the runner only lists tests. */
+  private history: RunHistoryBuilder | undefined;
+  private source: Promise<RunSource> | undefined;
+  /** What the history said at the run's end, for index.md, index.json and the step summary. */
+  private historyOutcome: RunHistoryOutcome | undefined;
 
   constructor(options: DaebugReporterOptions = {}) {
     this.rawOptions = options;
     this.options = resolveReporterOptions(options, process.cwd());
+    this.historyOptions = resolveHistoryOptions(options, process.cwd());
     // Workers inherit the runner's environment, so the fixture can name the report file in failure messages.
     process.env[OUTPUT_DIR_ENV] = this.options.outputDir;
   }
@@ -59,6 +69,12 @@ class DaebugReporter implements Reporter {
     this.baselineFile = undefined;
     const configDir = config.configFile ? path.dirname(config.configFile) : config.rootDir;
     this.options = resolveReporterOptions(this.rawOptions, configDir);
+    this.historyOptions = resolveHistoryOptions(this.rawOptions, configDir);
+    this.historyOutcome = undefined;
+    // `--list` runs no test; merge-reports (`_mode: 'merge'`) writes one run for all the shards it merges.
+    const mode = (this.rawOptions as { _mode?: unknown })._mode;
+    this.history = this.historyOptions.dir !== false && mode !== 'list' ? new RunHistoryBuilder() : undefined;
+    this.source = this.history ? runSource(process.env, configDir) : undefined;
     process.env[OUTPUT_DIR_ENV] = this.options.outputDir;
     // The workers this runner forks keep their tests' reports up to date while they run (src/live/live-report.ts).
     process.env[LIVE_ENV] = liveEnvValue({ dir: this.options.outputDir, maxReportBytes: this.options.maxReportBytes }, process.pid);
@@ -164,6 +180,7 @@ class DaebugReporter implements Reporter {
       ];
     }
     this.addToGroups(attempt, `${slug}.md`);
+    this.history?.addAttempt(attempt);
     const earlier = this.earlier.get(test.id) ?? [];
     const report: Report = { ...attempt, markdownFile: `${slug}.md` };
     if (earlier.length) report.attempts = earlier;
@@ -240,9 +257,10 @@ class DaebugReporter implements Reporter {
     clearTimeout(this.indexTimer);
     this.indexTimer = undefined;
     this.endUnfinished();
+    await this.endHistory(result);
     this.writeIndex(result.status);
     try {
-      this.github?.end(this.groups.groups());
+      this.github?.end(this.groups.groups(), this.historyOutcome?.summary);
     } catch (error) {
       this.fail(error);
     }
@@ -253,6 +271,33 @@ class DaebugReporter implements Reporter {
       cleanStaleTemps(this.options.outputDir);
     } catch (error) {
       debugLog(error);
+    }
+  }
+
+  /** Writes this run's history file, prunes the folder, and reads it back for the index's history sections. */
+  private async endHistory(result: FullResult): Promise<void> {
+    const history = this.history;
+    const dir = this.historyOptions.dir;
+    this.history = undefined;
+    if (!history || dir === false || !history.size) return;
+    try {
+      const mode = (this.rawOptions as { _mode?: unknown })._mode;
+      const shard = this.config?.shard;
+      this.historyOutcome = endRunHistory({
+        dir,
+        keep: this.historyOptions.runs,
+        builder: history,
+        source: (await this.source) ?? {},
+        startedAt: this.startedAt,
+        endedAt: new Date(),
+        status: result.status,
+        ...(shard ? { shard: { current: shard.current, total: shard.total } } : {}),
+        merged: mode === 'merge',
+        fingerprints: this.groups.groups().map((g) => g.fingerprint),
+        onSkip: (file: string, reason: string) => this.fail(new DaebugHistorySkippedError(file, reason)),
+      });
+    } catch (error) {
+      this.fail(error);
     }
   }
 
@@ -301,6 +346,14 @@ class DaebugReporter implements Reporter {
       groups: this.groups.groups(),
     };
     if (this.baselineFile !== undefined) index.baseline = this.baselineFile;
+    const outcome = this.historyOutcome;
+    if (outcome && index.groups) {
+      for (const group of index.groups) {
+        const seen = outcome.firstSeen.get(group.fingerprint);
+        if (seen) group.firstSeen = seen;
+      }
+    }
+    if (outcome) index.history = outcome.summary;
     const fixed = this.groups.fixed();
     if (fixed) index.fixed = fixed;
     const unmapped = this.unmapped.notes();

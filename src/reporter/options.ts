@@ -23,9 +23,24 @@ export interface DaebugReporterOptions {
    * annotations per step. @default 10
    */
   maxAnnotations?: number;
+  /**
+   * Folder of the run history, resolved against the config's folder like `outputDir`: each run adds one file of its
+   * own there (time, commit, branch, shard; per test and attempt its outcome, duration, error groups, failed requests
+   * and browser cause), read by `npx daebug flaky` and `npx daebug history` and by the next runs' `index.md`. Outside
+   * `outputDir` on purpose: Playwright and CI jobs empty report folders, the history must outlive them. `false`: no
+   * history. Restore it from a CI cache before the run (README: History across runs).
+   * @default '.daebug/history'
+   */
+  history?: string | false;
+  /** Runs the history folder keeps: the newest ones; older files are removed when a run adds its own. @default 100 */
+  historyRuns?: number;
 }
 
-const KNOWN = ['outputDir', 'maxReportBytes', 'githubAnnotations', 'githubSummary', 'maxAnnotations'];
+const KNOWN = ['outputDir', 'maxReportBytes', 'githubAnnotations', 'githubSummary', 'maxAnnotations', 'history', 'historyRuns'];
+
+/** Where the history goes when the option leaves it out, relative to the config's folder. */
+export const DEFAULT_HISTORY_DIR = '.daebug/history';
+export const DEFAULT_HISTORY_RUNS = 100;
 
 // Quick checks that accept only what the schemas accept unchanged: zod loads in the runner only for a value they
 // refuse, to say what is wrong with it (issue 25: the runner loads what a run uses).
@@ -40,6 +55,8 @@ const checks = {
   githubAnnotations: check<boolean | 'all' | 'new' | undefined>((value) => typeof value === 'boolean' || value === 'all' || value === 'new', 'githubAnnotations'),
   githubSummary: check<boolean | undefined>((value) => typeof value === 'boolean', 'githubSummary'),
   maxAnnotations: check<number | undefined>((value) => isInt(value, 0), 'maxAnnotations'),
+  history: check<string | false | undefined>((value) => value === false || (typeof value === 'string' && value.length > 0), 'history'),
+  historyRuns: check<number | undefined>((value) => isInt(value, 1), 'historyRuns'),
 };
 
 export interface ResolvedReporterOptions {
@@ -48,6 +65,13 @@ export interface ResolvedReporterOptions {
   githubAnnotations: boolean | 'all' | 'new';
   githubSummary: boolean;
   maxAnnotations: number;
+}
+
+/** The history options, resolved apart so that the reporter's other options keep their shape. */
+export interface ResolvedHistoryOptions {
+  /** Absolute, or false when the history is off. */
+  dir: string | false;
+  runs: number;
 }
 
 export function resolveReporterOptions(raw: unknown, configDir: string): ResolvedReporterOptions {
@@ -70,6 +94,8 @@ export function resolveReporterOptions(raw: unknown, configDir: string): Resolve
   const githubAnnotations = parseOption('githubAnnotations', checks.githubAnnotations, own['githubAnnotations'], "true, false, 'all' or 'new'");
   const githubSummary = parseOption('githubSummary', checks.githubSummary, own['githubSummary'], 'true or false');
   const maxAnnotations = parseOption('maxAnnotations', checks.maxAnnotations, own['maxAnnotations'], 'an integer of at least 0');
+  // Checked here too, so that a bad value fails when the reporter is made, like the other options.
+  resolveHistoryOptions(raw, configDir);
   const baseDir = typeof input['configDir'] === 'string' ? input['configDir'] : configDir;
   return {
     outputDir: path.resolve(baseDir, outputDir ?? 'reports'),
@@ -78,4 +104,13 @@ export function resolveReporterOptions(raw: unknown, configDir: string): Resolve
     githubSummary: githubSummary ?? true,
     maxAnnotations: maxAnnotations ?? 10,
   };
+}
+
+/** `history` and `historyRuns`; the caller has checked for unknown keys (resolveReporterOptions). */
+export function resolveHistoryOptions(raw: unknown, configDir: string): ResolvedHistoryOptions {
+  const input = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const history = parseOption('history', checks.history, input['history'], 'false or a non-empty folder path, e.g. ".daebug/history"');
+  const runs = parseOption('historyRuns', checks.historyRuns, input['historyRuns'], 'an integer of at least 1 (runs kept)');
+  const baseDir = typeof input['configDir'] === 'string' ? input['configDir'] : configDir;
+  return { dir: history === false ? false : path.resolve(baseDir, history ?? DEFAULT_HISTORY_DIR), runs: runs ?? DEFAULT_HISTORY_RUNS };
 }
