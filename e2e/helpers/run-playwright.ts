@@ -102,7 +102,7 @@ export default defineConfig({
   const args = options.command ?? ['test', ...(options.args ?? [])];
   const child = spawn(process.execPath, [cli, ...args], {
     cwd: dir,
-    env: { ...process.env, FORCE_COLOR: '0', CI: '', PW_TEST_REPORTER: '', PLAYWRIGHT_HTML_OPEN: 'never', DAEBUG_OUTPUT_DIR: '', TEST_WORKER_INDEX: '', TEST_PARALLEL_INDEX: '', ...(options.env ?? {}) },
+    env: { ...process.env, FORCE_COLOR: '0', CI: '', GITHUB_ACTIONS: '', GITLAB_CI: '', CIRCLECI: '', BUILDKITE: '', JENKINS_URL: '', PW_TEST_REPORTER: '', PLAYWRIGHT_HTML_OPEN: 'never', DAEBUG_OUTPUT_DIR: '', TEST_WORKER_INDEX: '', TEST_PARALLEL_INDEX: '', ...(options.env ?? {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
