@@ -347,7 +347,8 @@ test.describe('report files', () => {
   test('nothing escapes outputDir: the project holds only its own files, and no canary file exists anywhere else', async () => {
     const run = await hostileRun();
     const files = listFiles(run.dir);
-    const unexpected = files.filter((f) => !/^(?:[\w-]+\.spec\.ts|playwright\.config\.ts|reports\/[a-z0-9._-]+\.(?:md|json)|test-results\/.+)$/.test(f));
+    // daebug's own run history (issue 35: on by default, one file per run, named by daebug, never by the page).
+    const unexpected = files.filter((f) => !/^(?:[\w-]+\.spec\.ts|playwright\.config\.ts|reports\/[a-z0-9._-]+\.(?:md|json)|test-results\/.+|\.daebug\/history\/\d{8}T\d{9}Z-[0-9a-f]{8}\.json)$/.test(f));
     expect(unexpected).toEqual([]);
     expect(files.filter((f) => f.startsWith('reports/')).length).toBe(2 * run.byTitle.size + 2);
     const repoRoot = path.resolve(__dirname, '..');
