@@ -49,12 +49,16 @@ export class OwnSessionTarget extends Target {
   enable(held: boolean): Promise<unknown> {
     // Network first: Playwright's own session resumes a held worker too, and a request has no replay as console calls do.
     const commands: Array<Promise<unknown>> = this.listener.wantsNetwork?.() ? [this.enableNetwork()] : [];
+    // A worker's children before its Runtime: Playwright's session may have resumed the worker already, and a nested
+    // worker it started may have thrown. The parent's copy of that error (value null, the nested worker's frames) is
+    // told apart by the child's URL, so the child must be attached before Runtime.enable reports or replays the copy.
+    // Seen in 1 of 2 CI runs on Playwright 1.57 (capture-targets, own sessions 2).
+    if (this.type !== 'page' && this.type !== 'iframe') commands.push(this.autoAttach(CHILD_FILTER.worker));
     commands.push(this.send('Runtime.enable'));
     const depth = this.listener.asyncStackDepth ?? 0;
     if (depth > 0) commands.push(this.setAsyncStackDepth(depth));
     if (this.type === 'page') commands.push(this.send('Page.enable'), this.send('Log.enable'), this.enableAudits());
     if (this.type === 'page' || this.type === 'iframe') commands.push(this.autoAttach(CHILD_FILTER.page));
-    else commands.push(this.autoAttach(CHILD_FILTER.worker));
     if (held) commands.push(this.send('Runtime.runIfWaitingForDebugger'));
     if (this.type === 'page' && !this.parent) commands.push(this.replayNavigation().catch(() => undefined));
     return Promise.all(commands);
