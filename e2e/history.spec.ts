@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { test, expect } from '@playwright/test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
 import { startServer, type LocalServer } from './helpers/local-server';
 import { historyRunSchema } from '../src/history/schema';
@@ -201,6 +203,36 @@ test("daebug history D: D's timeline, one line per run, the new error marked in 
   const timeline = JSON.parse(json.stdout).timeline;
   expect(timeline).toMatchObject({ verdict: 'failing', since: { run: D_BROKEN_FROM }, runs: RUNS, of: RUNS });
   expect(timeline.entries.map((e: any) => e.verdict)).toEqual(['P', 'P', 'P', 'F', 'F', 'F']);
+});
+
+test('mcp: daebug_get_flaky and daebug_get_history answer with the CLI\'s text, the history folder found from the run\'s index', async () => {
+  const cwd = runs[0]!.dir;
+  const client = new Client({ name: 'daebug-e2e', version: '1.0.0' });
+  // Started as an agent starts it: in the project, pointed at the reports only.
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--dir', runs.at(-1)!.reportsDir], cwd, stderr: 'pipe' }));
+  try {
+    const text = (result: Awaited<ReturnType<Client['callTool']>>) => {
+      expect(result.isError, JSON.stringify(result.content)).toBe(false);
+      return (result.content as { type: string; text: string }[]).map((c) => c.text).join('');
+    };
+    const flaky = text(await client.callTool({ name: 'daebug_get_flaky', arguments: {} }));
+    expect(flaky).toBe(daebug(['flaky'], cwd).stdout.trimEnd());
+    expect(flaky).toMatch(/shop\.spec\.ts › A stock shows\n {2}flaky in 3 of 6 runs/);
+    const flakyJson = JSON.parse(text(await client.callTool({ name: 'daebug_get_flaky', arguments: { json: true } })));
+    expect(flakyJson).toEqual(JSON.parse(daebug(['flaky', '--json'], cwd).stdout));
+    const history = text(await client.callTool({ name: 'daebug_get_history', arguments: { test: 'D cart total' } }));
+    expect(history).toBe(daebug(['history', 'D cart total'], cwd).stdout.trimEnd());
+    expect(history).toMatch(/^shop\.spec\.ts › D cart total\n6 runs of 6 kept: failing since run 4 of 6/);
+    // Every test matches the spec file: the tool lists them and asks for one (an error, as the CLI's exit code 1).
+    const severalResult = await client.callTool({ name: 'daebug_get_history', arguments: { test: 'shop.spec.ts' } });
+    expect(severalResult.isError).toBe(true);
+    const several = (severalResult.content as { text: string }[])[0]!.text;
+    expect(several).toBe(daebug(['history', 'shop.spec.ts'], cwd).stdout.trimEnd());
+    expect(several).toMatch(/^4 tests in the history match "shop\.spec\.ts"; name one:/);
+    for (const title of ['A stock shows', 'B ready in time', 'C news', 'D cart total']) expect(several).toContain(title);
+  } finally {
+    await client.close();
+  }
 });
 
 test("the last run's index says what is flaky and failing, and when each group was first seen", () => {
