@@ -128,12 +128,19 @@ export class HistoryFold {
       this.groups.set(group.fingerprint, group);
       if (!this.groupFirstRun.has(group.fingerprint)) this.groupFirstRun.set(group.fingerprint, number);
     }
-    for (const test of run.tests) this.addTest(test, number);
+    const order: TestHistory[] = [];
+    for (let i = 0; i < run.tests.length; i++) order.push(this.addTest(run.tests[i]!, number, this.order[i]));
+    this.order = order;
   };
 
-  private addTest(test: HistoryTest, run: number): void {
-    const key = testKeyOf(test);
-    let history = this.tests.get(key);
+  /** The previous run's tests in its order: runs of one suite list their tests in the same order, mostly. */
+  private order: TestHistory[] = [];
+
+  private addTest(test: HistoryTest, run: number, samePlace: TestHistory | undefined): TestHistory {
+    // The test at the same place in the previous run is this one most times: no key to join and look up.
+    let history = samePlace && sameTest(samePlace, test) ? samePlace : undefined;
+    const key = history ? history.key : testKeyOf(test);
+    history ??= this.tests.get(key);
     if (!history) {
       history = { key, project: test.project, file: test.file, titlePath: test.titlePath, runs: [], verdicts: [], attempts: 0, failing: 0, passing: 0, evidence: new Map() };
       if (this.options.detail && this.detailed < (this.options.maxDetailed ?? 50) && this.options.detail(test)) {
@@ -187,5 +194,12 @@ export class HistoryFold {
       if (row) row.verdict = verdict;
     }
     if (row) history.timeline!.push(row);
+    return history;
   }
+}
+
+function sameTest(known: TestHistory, test: HistoryTest): boolean {
+  if (known.project !== test.project || known.file !== test.file || known.titlePath.length !== test.titlePath.length) return false;
+  for (let i = 0; i < known.titlePath.length; i++) if (known.titlePath[i] !== test.titlePath[i]) return false;
+  return true;
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fisherOneSided } from '../../src/history/fisher';
 import { classify, flakyReport } from '../../src/history/flaky';
 import { HistoryFold, type RunVerdict } from '../../src/history/fold';
+import { testKeyOf } from '../../src/run/groups';
 import { historyRunProblem } from '../../src/history/check';
 import { historyRunSchema } from '../../src/history/schema';
 import { HISTORY_VERSION, type HistoryAttempt, type HistoryRun } from '../../src/history/run-file';
@@ -83,6 +84,24 @@ describe('classification (src/history/flaky.ts)', () => {
     assert.deepEqual(of('FFPPP'), { kind: 'fixed', sinceRun: 3 });
     assert.deepEqual(of('PPPP'), { kind: 'stable' });
     assert.deepEqual(of(''), { kind: 'stable' });
+  });
+});
+
+describe('the fold (src/history/fold.ts)', () => {
+  it('follows each test by its key when runs list their tests in another order, add one or drop one', () => {
+    const f = fold([
+      run(1, { a: [pass()], b: [fail()], c: [pass()] }),
+      run(2, { c: [fail()], a: [pass()], b: [pass()] }),
+      run(3, { new: [pass()], a: [fail()], c: [pass()] }),
+      run(4, { a: [pass()], c: [pass()], b: [fail(), pass(1)] }),
+    ]);
+    const verdicts = (title: string) => f.tests.get(testKeyOf({ project: '', file: 'a.spec.ts', titlePath: ['a.spec.ts', title] }))!;
+    assert.equal(f.tests.size, 4);
+    assert.deepEqual(verdicts('a').verdicts, ['P', 'P', 'F', 'P']);
+    assert.deepEqual(verdicts('b').runs, [1, 2, 4]);
+    assert.deepEqual(verdicts('b').verdicts, ['F', 'P', 'K']);
+    assert.deepEqual(verdicts('c').verdicts, ['P', 'F', 'P', 'P']);
+    assert.deepEqual(verdicts('new').runs, [3]);
   });
 });
 
