@@ -4,6 +4,7 @@
  * parse the real output with it instead of matching pieces, so a block that drifts from the format fails.
  *
  *     Error: <message>
+ *             <the message's further lines>
  *       at <file>:<line>:<column>
  *       at <function> (<file>:<line>:<column>)    or  at <file>:<line>:<column>,  at … 8 frames in react-dom
  *       <key>: <value>
@@ -103,6 +104,11 @@ export function parseSeedErrors(text: string): SeedErrors {
       const more = CONTINUED.exec(line);
       if (more && lastKey !== undefined) {
         block.fields[lastKey] += `\n${more[1]}`;
+        continue;
+      }
+      // A message of several lines: its further lines come right under `Error:`, before any `at` line (issue 37).
+      if (more && !block.location && !block.stack.length) {
+        block.message += `\n${more[1]}`;
         continue;
       }
       fail('an "at" line, a "key: value" line or a field\'s further line indented by 8');

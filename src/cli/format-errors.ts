@@ -114,21 +114,31 @@ function keyLines(key: string, value: string): string[] {
 }
 
 /**
+ * A message's further lines, inside the block right under `Error:` as the browser printed them, each indented by 8
+ * (seed 003's continuation) so that a line of the message that reads `    at App (…)` is never taken for the stack's.
+ * Blank lines at its end are left out.
+ */
+function messageLines(rest: string[]): string[] {
+  let end = rest.length;
+  while (end > 0 && !rest[end - 1]!.trim()) end--;
+  return rest.slice(0, end).map((line) => `${CONTINUED}${line.trimEnd()}`);
+}
+
+/**
  * One error as seed 003's block: `Error: <message>`; `  at <file>:<line>:<column>`, where it is (the first frame of
  * the app's code, at its original source when a source map had it); the stack as `  at <function> (<file>:…)` lines,
  * library runs folded (`  at … 8 frames in react-dom`), its top frame left out when it would only repeat the line
- * above; then the message's further lines, the kind of what is not a thrown Error, whether it is its test's root
+ * above (a message of several lines keeps its further lines under `Error:`); then the kind of what is not a thrown Error, whether it is its test's root
  * cause, the hint, the test, the time and the report; `---`.
  */
 export function formatErrorBlock(error: CliError): string {
   const [first = '', ...rest] = error.message.replace(/\r\n?/g, '\n').replace(/^\s*\n/, '').split('\n');
-  const lines = [errorLine(first)];
+  const lines = [errorLine(first), ...messageLines(rest)];
   const where = whereOf(error);
   if (where.at) lines.push(`  at ${where.at}`);
   const stack = stackOf(error);
   if (where.at && stack.lines[0] === `  at ${where.at}`) stack.lines.shift();
   lines.push(...stack.lines);
-  if (rest.some((line) => line.trim())) lines.push(...keyLines('rest of message', rest.join('\n').replace(/\n+$/, '')));
   if (error.found) lines.push(`  found: ${error.found}; no frame of the stack is in your code`);
   const kind = kindOf(error);
   if (kind) lines.push(`  kind: ${kind}`);

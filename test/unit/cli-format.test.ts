@@ -171,15 +171,19 @@ describe('formatErrors', () => {
     assert.equal(headline({ message: 'Errors happen', source: 'console.error' }), 'console.error: Errors happen');
   });
 
-  it('says the kind of what is not a thrown Error on a line of its own, and the rest of a message below the stack', () => {
+  it('says the kind of what is not a thrown Error on a line of its own, and the rest of a message under its first line', () => {
     const rejection = formatErrorBlock(cliError({ message: '{"code":7}', source: 'unhandledrejection', location: { file: 'http://h/a.js', line: 3, column: 9, mapped: false } }));
     assert.deepEqual(rejection.split('\n').slice(0, 3), ['Error: {"code":7}', '  at http://h/a.js:3:9', '  kind: unhandledrejection with a value that is not an Error']);
     assert.equal(kindOf({ message: 'DOMException: The operation was aborted.', source: 'unhandledrejection' }), undefined);
     assert.equal(kindOf({ message: 'TypeError: x', source: 'console.error' }), 'console.error');
     assert.equal(kindOf({ message: 'GET http://h/x 404 (Not Found)', source: 'network' }), 'network (a failed request)');
     const logged = formatErrorBlock(cliError({ message: 'first line\nsecond line\n    at App (http://h/a.js:1:1)', source: 'console.error' }));
-    assert.deepEqual(logged.split('\n').slice(0, 5), ['Error: first line', '  rest of message: second line', '            at App (http://h/a.js:1:1)', '  kind: console.error', '  test: shop.spec.ts › cart › buys']);
-    assert.equal(parseSeedErrors(logged).blocks[0]!.fields['rest of message'], 'second line\n    at App (http://h/a.js:1:1)');
+    // Issue 37: the message's further lines stay under `Error:`, without the `rest of message:` label it had before.
+    assert.deepEqual(logged.split('\n').slice(0, 5), ['Error: first line', '        second line', '            at App (http://h/a.js:1:1)', '  kind: console.error', '  test: shop.spec.ts › cart › buys']);
+    const block = parseSeedErrors(logged).blocks[0]!;
+    assert.equal(block.message, 'first line\nsecond line\n    at App (http://h/a.js:1:1)');
+    assert.equal(block.stack.length, 0);
+    assert.equal(block.fields['rest of message'], undefined);
   });
 
   it('folds library runs into one at line; without a frame of the app, it is located at the top of the stack and says so', () => {
