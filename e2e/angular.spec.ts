@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
 import { buildAngularApp } from './helpers/build-angular-app';
+import { callTool, daebugBin, mcpClient } from './helpers/mcp-client';
+import { parseSeedErrors } from './helpers/seed-error-blocks';
 import { structureProblems } from './helpers/markdown-structure';
 import { markdownSection, runForReport } from './helpers/report-by-title';
 import type { InlineRunResult } from './helpers/run-playwright';
@@ -123,4 +126,36 @@ test("a failing test's error-context.md names the line to fix for each problem",
   expect(context).toContain(`${request.source}:${request.line} (found in your source by its URL; no frame of its stack is in your code)`);
   expect(context).toContain(`${assignment.source}:${assignment.line} (found in your source: where StockTicker sets the new value; no frame of its stack is in your code)`);
   expect(context).not.toMatch(/k8-fastbuild|dist\/app\.js:\d+/);
+});
+
+test("daebug errors and daebug_get_errors name the report's lines: the assignment behind NG0100, the app's http.get behind the 404", async () => {
+  const args = ['errors', '--limit', '100', '--test', 'three problems'];
+  const cli = spawnSync(process.execPath, [daebugBin, ...args], { cwd: run.dir, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' }, timeout: 30_000 });
+  expect(cli.status, cli.stderr).toBe(0);
+  const { blocks } = parseSeedErrors(cli.stdout);
+  expect(blocks, cli.stdout).toHaveLength(2);
+  const ng0100 = blocks.find((b) => b.message.includes('NG0100'))!;
+  expect(ng0100.location, cli.stdout).toMatchObject({ file: assignment.source, line: assignment.line });
+  expect(ng0100.fields['found']).toMatch(/^found in your source: where StockTicker sets the new value; no frame of the stack is in your code$/);
+  const http = blocks.find((b) => b.message.includes('HttpErrorResponse'))!;
+  expect(http.location, cli.stdout).toMatchObject({ file: request.source, line: request.line });
+  expect(http.fields['found']).toMatch(/by its URL/);
+  // The true stack follows, Angular's frames folded; no Bazel folder and no bundle position stands for the line.
+  for (const block of blocks) {
+    expect(block.stack.some((line) => line.kind === 'folded' && /@angular/.test(line.where)), cli.stdout).toBe(true);
+    expect(block.fields['note'], cli.stdout).toBeUndefined();
+  }
+  expect(cli.stdout).not.toMatch(/k8-fastbuild/);
+  // The Markdown names the same two lines.
+  expect(section('Unexpected errors')).toContain(`\`${request.source}:${request.line}\``);
+  expect(section('Root cause')).toContain(`\`${assignment.source}:${assignment.line}\``);
+
+  const client = await mcpClient('reports', { cwd: run.dir });
+  try {
+    const answer = await callTool(client, 'daebug_get_errors', { limit: 100, test: 'three problems' });
+    expect(answer.isError).toBe(false);
+    expect(answer.text).toBe(cli.stdout.trimEnd());
+  } finally {
+    await client.close();
+  }
 });

@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { test, expect } from '@playwright/test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
 import { startServer, type LocalServer } from './helpers/local-server';
+import { callTool, mcpClient } from './helpers/mcp-client';
 import { historyRunSchema } from '../src/history/schema';
 
 // Issue 35's four tests, run 6 times (retries: 1) against one history folder. Which run fails what is decided per run
@@ -207,29 +206,27 @@ test("daebug history D: D's timeline, one line per run, the new error marked in 
 
 test('mcp: daebug_get_flaky and daebug_get_history answer with the CLI\'s text, the history folder found from the run\'s index', async () => {
   const cwd = runs[0]!.dir;
-  const client = new Client({ name: 'daebug-e2e', version: '1.0.0' });
   // Started as an agent starts it: in the project, pointed at the reports only.
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--dir', runs.at(-1)!.reportsDir], cwd, stderr: 'pipe' }));
+  const client = await mcpClient(runs.at(-1)!.reportsDir, { cwd });
   try {
-    const text = (result: Awaited<ReturnType<Client['callTool']>>) => {
-      expect(result.isError, JSON.stringify(result.content)).toBe(false);
-      return (result.content as { type: string; text: string }[]).map((c) => c.text).join('');
+    const text = async (name: string, args: Record<string, unknown>) => {
+      const answer = await callTool(client, name, args);
+      expect(answer.isError, answer.text).toBe(false);
+      return answer.text;
     };
-    const flaky = text(await client.callTool({ name: 'daebug_get_flaky', arguments: {} }));
+    const flaky = await text('daebug_get_flaky', {});
     expect(flaky).toBe(daebug(['flaky'], cwd).stdout.trimEnd());
     expect(flaky).toMatch(/shop\.spec\.ts › A stock shows\n {2}flaky in 3 of 6 runs/);
-    const flakyJson = JSON.parse(text(await client.callTool({ name: 'daebug_get_flaky', arguments: { json: true } })));
-    expect(flakyJson).toEqual(JSON.parse(daebug(['flaky', '--json'], cwd).stdout));
-    const history = text(await client.callTool({ name: 'daebug_get_history', arguments: { test: 'D cart total' } }));
+    expect(JSON.parse(await text('daebug_get_flaky', { json: true }))).toEqual(JSON.parse(daebug(['flaky', '--json'], cwd).stdout));
+    const history = await text('daebug_get_history', { test: 'D cart total' });
     expect(history).toBe(daebug(['history', 'D cart total'], cwd).stdout.trimEnd());
     expect(history).toMatch(/^shop\.spec\.ts › D cart total\n6 runs of 6 kept: failing since run 4 of 6/);
     // Every test matches the spec file: the tool lists them and asks for one (an error, as the CLI's exit code 1).
-    const severalResult = await client.callTool({ name: 'daebug_get_history', arguments: { test: 'shop.spec.ts' } });
-    expect(severalResult.isError).toBe(true);
-    const several = (severalResult.content as { text: string }[])[0]!.text;
-    expect(several).toBe(daebug(['history', 'shop.spec.ts'], cwd).stdout.trimEnd());
-    expect(several).toMatch(/^4 tests in the history match "shop\.spec\.ts"; name one:/);
-    for (const title of ['A stock shows', 'B ready in time', 'C news', 'D cart total']) expect(several).toContain(title);
+    const several = await callTool(client, 'daebug_get_history', { test: 'shop.spec.ts' });
+    expect(several.isError).toBe(true);
+    expect(several.text).toBe(daebug(['history', 'shop.spec.ts'], cwd).stdout.trimEnd());
+    expect(several.text).toMatch(/^4 tests in the history match "shop\.spec\.ts"; name one:/);
+    for (const title of ['A stock shows', 'B ready in time', 'C news', 'D cart total']) expect(several.text).toContain(title);
   } finally {
     await client.close();
   }
