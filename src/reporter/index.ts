@@ -10,11 +10,13 @@ import { ATTACHMENT_NAME, MARKDOWN_ATTACHMENT_CONTENT_TYPE, MARKDOWN_ATTACHMENT_
 import { parseRecord, type RecordData } from '../model/record';
 import { startRecordKey } from '../model/record-key';
 import type { Attempt, Diagnostic, Report } from '../model/schema';
-import { OUTPUT_DIR_ENV } from '../report-path';
-import { reportSlug } from '../slug';
-import { buildAttempt, playwrightWillRetry, type StepSpan, type TestMeta } from './build-report';
+import { OUTPUT_DIR_ENV } from '../test-info/report-path';
+import { reportSlug } from '../model/slug';
+import type { StepSpan, TestMeta } from '../model/attempt';
+import { buildAttempt } from '../diagnosis/build-attempt';
+import { playwrightWillRetry } from './will-retry';
 import { resolveHistoryOptions, resolveReporterOptions, type DaebugReporterOptions, type ResolvedHistoryOptions, type ResolvedReporterOptions } from './options';
-import { cleanStaleTemps, removeInflightTemps, writeAtomic } from './write';
+import { cleanStaleTemps, removeInflightTemps, writeAtomic } from '../io/atomic-write';
 import { WriteQueue } from './write-queue';
 import { GitHubOutput } from './github';
 import { RunGroups, testKeyOf } from '../run/groups';

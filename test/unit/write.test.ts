@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cleanStaleTemps, writeAtomic, writeAtomicAsync } from '../../src/reporter/write';
+import { cleanStaleTemps, writeAtomic, writeAtomicAsync } from '../../src/io/atomic-write';
 import { DaebugReportWriteError } from '../../src/errors';
 import { tempDir as makeTempDir } from './helpers/temp-dir';
 import { deadPid } from './helpers/dead-pid';
