@@ -136,7 +136,7 @@ class DaebugReporter implements Reporter {
 
   private slugOf(test: TestCase): string {
     const several = (this.config?.projects.length ?? 1) > 1;
-    // The fixture names the same file in failure messages (src/report-path.ts slugForTestInfo): keep both in step.
+    // The fixture names the same file in failure messages (src/test-info/report-path.ts slugForTestInfo): keep both in step.
     return reportSlug({ file: this.relativeFile(test.location.file), titles: titlesOf(test), project: several ? projectOf(test) : undefined, repeatEachIndex: test.repeatEachIndex });
   }
 
@@ -429,7 +429,7 @@ function titlesOf(test: TestCase): string[] {
   const titles: string[] = [];
   let suite: Suite | undefined = test.parent;
   while (suite && suite.type === 'describe') {
-    // Anonymous describes have no title, in Playwright's titlePath as in the worker's (src/report-path.ts).
+    // Anonymous describes have no title, in Playwright's titlePath as in the worker's (src/test-info/report-path.ts).
     if (suite.title) titles.unshift(suite.title);
     suite = suite.parent;
   }

@@ -266,7 +266,7 @@ describe('enrich', () => {
       ok: false,
       error: {
         message,
-        stack: `${message}\n    at eval (eval at evaluate (:370:30), <anonymous>:3:24)\n    at UtilityScript.evaluate (<anonymous>:372:16)\n    at Daebug.eval (${path.resolve(__dirname, '../../src/daebug.ts')}:39:31)\n    at ${spec}:3:16`,
+        stack: `${message}\n    at eval (eval at evaluate (:370:30), <anonymous>:3:24)\n    at UtilityScript.evaluate (<anonymous>:372:16)\n    at Daebug.eval (${path.resolve(__dirname, '../../src/fixture/daebug.ts')}:39:31)\n    at ${spec}:3:16`,
       },
     });
     await enrich(rec, new SourceMaps(pageFetcher(), new LruCache(50, 1e7)), DEFAULT_ENRICH_LIMITS, app.dir);
