@@ -1,3 +1,4 @@
+/** Where a running test's report will be written, read from its TestInfo: failure messages and live reports name it. */
 import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
 import { reportSlug } from '../model/slug';

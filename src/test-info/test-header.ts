@@ -1,3 +1,4 @@
+/** The report header of the running test, read from its TestInfo, for what the worker formats itself. */
 import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
 import type { TestMeta } from '../model/attempt';
