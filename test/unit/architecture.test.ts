@@ -98,7 +98,7 @@ function roomOf(file: string): string | undefined {
 }
 
 /** Imports that climb: from a room up into a higher one. Unknown rooms are reported too. */
-export function climbingImports(edges: readonly Edge[], rooms: readonly string[], room: (file: string) => string | undefined): string[] {
+function climbingImports(edges: readonly Edge[], rooms: readonly string[], room: (file: string) => string | undefined): string[] {
   const problems: string[] = [];
   for (const { from, to } of edges) {
     const fromRoom = room(from);
@@ -114,7 +114,7 @@ export function climbingImports(edges: readonly Edge[], rooms: readonly string[]
 }
 
 /** Every circle of imports, one path per strongly connected group of files (Tarjan's algorithm), e.g. `a.ts -> b.ts -> a.ts`. */
-export function importCycles(edges: readonly Edge[]): string[] {
+function importCycles(edges: readonly Edge[]): string[] {
   const next = new Map<string, string[]>();
   for (const { from, to } of edges) {
     if (!next.has(to)) next.set(to, []);
