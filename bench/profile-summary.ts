@@ -17,7 +17,7 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const isDaebug = (url: string) => /\/(dist|src)\/(capture|reporter|format|model|fixture|daebug|options|slug|report-path|stack|diagnosis|run|live|errors|redact|lazy-exports|option-schemas|test-header|trace-|index|browser)/.test(url) && !url.includes('node_modules/playwright');
+const isDaebug = (url: string) => /\/(dist|src)\/(capture|reporter|format|model|fixture|daebug|options|slug|report-path|stack|diagnosis|run|live|errors|redact|lazy-exports|option-schemas|test-header|trace-|index|browser|text|io|test-info)/.test(url) && !url.includes('node_modules/playwright');
 
 function files(args: string[]): string[] {
   return args.flatMap((arg) => (fs.statSync(arg).isDirectory() ? fs.readdirSync(arg).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(arg, f)) : [arg]));

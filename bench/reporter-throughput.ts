@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import type { CaptureRecord } from '../src/capture/recorder';
+import type { CaptureRecord } from '../src/model/record';
 import type { DaebugEvent } from '../src/model/schema';
 import { childMain, fmt, log, mb, median, percentile, quick, repoRoot, tmpRoot, type Row } from './lib';
 

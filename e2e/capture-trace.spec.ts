@@ -121,7 +121,7 @@ test("daebug's fixtures make no step of their own in the trace (box: 'self'), bu
   const fixtureSteps = actions.filter((a) => /^Fixture "/.test(a.title)).map((a) => a.title);
   // Playwright's own `context` and `page` fixtures are there, so the check below can fail.
   expect(fixtureSteps, listing()).toEqual(expect.arrayContaining(['Fixture "context"', 'Fixture "page"']));
-  // The recorder keeps its boxed step (setup and teardown): its attachments belong to it (src/fixture.ts).
+  // The recorder keeps its boxed step (setup and teardown): its attachments belong to it (src/fixture/fixtures.ts).
   expect(fixtureSteps.filter((t) => /daebug/i.test(t)), listing()).toEqual(['Fixture "_daebugRecorder"', 'Fixture "_daebugRecorder"']);
   // daebug overrides `context` and `page`: each shows once in the setup and once in the teardown (Playwright's own
   // layer), not once more for daebug's.

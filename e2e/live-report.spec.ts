@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { test, expect } from '@playwright/test';
-import { reportSlug } from '../src/slug';
+import { reportSlug } from '../src/model/slug';
 import { LIVE_ENV, liveEnvValue } from '../src/live/live-env';
 import { structureProblems } from './helpers/markdown-structure';
 import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';

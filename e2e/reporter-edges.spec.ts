@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { reportSchema } from '../src/model/schema';
-import { reportSlug } from '../src/slug';
+import { reportSlug } from '../src/model/slug';
 import { runInlineTest } from './helpers/run-playwright';
 
 test('--repeat-each: every repeat has its own report files and its own index row', async () => {

@@ -1,8 +1,9 @@
 import { lazyExports } from './lazy-exports';
-export { test, daebugFixtures } from './fixture';
-export type { DaebugOptions, DaebugFixtures } from './fixture';
-export { Daebug } from './daebug';
-export type { EvalTarget, ErrorsOptions } from './daebug';
+export { test, daebugFixtures } from './fixture/fixtures';
+export type { DaebugFixtures } from './fixture/fixtures';
+export type { DaebugOptions } from './fixture/daebug-options';
+export { Daebug } from './fixture/daebug';
+export type { EvalTarget, ErrorsOptions } from './fixture/daebug';
 export { defaultLimits } from './options';
 export type { DaebugLimits, IgnorePattern, NetworkMode, ValuesMode } from './options';
 export type { RedactOption, RedactOptions } from './redact';
@@ -10,7 +11,7 @@ export { SCHEMA_VERSION } from './model/schema-version';
 // The report's Frame and Location are exported as StackFrame and EventLocation: at the root, Frame and Location are
 // Playwright's (page frames, test locations), as in '@playwright/test'.
 export type { Report, Attempt, DaebugEvent, Job, Summary, Frame as StackFrame, Location as EventLocation, Diagnostic, Dropped, NetworkFailure } from './model/schema';
-export { reportSlug } from './slug';
+export { reportSlug } from './model/slug';
 export { DaebugError, DaebugOptionsError, DaebugReportWriteError, DaebugSourceMapError, DaebugCaptureError, DaebugBrowserNotFoundError } from './errors';
 export type { DaebugErrorCode } from './errors';
 export type { ErrorsOutput, SummaryOutput, ShowMatchesOutput, CliError } from './cli/schema';
@@ -30,4 +31,4 @@ lazyExports(module.exports, () => require('./cli/schema') as Record<string, unkn
 // A drop-in for '@playwright/test': every value and type it exports (Page, devices, defineConfig, mergeTests, …), with
 // daebug's own exports above taking precedence (an explicit export shadows a star export, in the types and in the CJS output).
 export * from '@playwright/test';
-export { test as default } from './fixture';
+export { test as default } from './fixture/fixtures';

@@ -7,6 +7,7 @@ import type { IgnorePattern, ResolvedOptions } from '../options';
 import { DaebugError, debugLog } from '../errors';
 import { noRedaction, type Redactor } from '../redact';
 import { redactRecord } from './redact-record';
+import type { CaptureRecord } from '../model/record';
 
 /** An event as capture hands it over, before job and step assignment. */
 export interface EventDraft {
@@ -82,28 +83,6 @@ export interface Span {
   ok: boolean;
   value?: unknown;
   error?: SpanError | undefined;
-}
-
-/** Everything the fixture hands to the reporter for one test, as a JSON attachment. */
-export interface CaptureRecord {
-  version: 1;
-  capture: boolean;
-  strict: boolean;
-  realms: string[];
-  jobs: Job[];
-  steps: Job[];
-  events: DaebugEvent[];
-  dropped: Dropped;
-  diagnostics: Diagnostic[];
-  /** Scripts whose map cannot be had (src/stack/enrich.ts), for the run's index. */
-  unmappedScripts?: UnmappedScript[];
-  /** daebugLimits.maxReportBytes, when the test set it. */
-  maxReportBytes?: number;
-  staleAllowList?: StaleAllowList;
-  /** The baseline file (`daebugBaseline`), absolute; set by the fixture with the events' `known` marks. */
-  baseline?: string;
-  /** This run's key (src/model/record-key.ts), set by the fixture when daebug's reporter runs: the reporter trusts the record. */
-  key?: string;
 }
 
 /**

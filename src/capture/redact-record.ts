@@ -1,6 +1,6 @@
 import type { DaebugEvent, Job } from '../model/schema';
 import { noRedaction, redactEntry, type Redactor } from '../redact';
-import type { CaptureRecord } from './recorder';
+import type { CaptureRecord } from '../model/record';
 
 /** Fields of a record's event that the recorder redacted already, when it cut them to the limits (`Recorder.clip`). */
 const REDACTED_ON_CLIP: ReadonlySet<string> = new Set(['message', 'stack']);

@@ -1,6 +1,6 @@
 import { headline } from '../model/headline';
 import type { DaebugEvent, Report } from '../model/schema';
-import { firstLine } from '../format/first-line';
+import { firstLine } from '../text/first-line';
 import { workflowCommand, type AnnotationProperties } from '../format/github-commands';
 
 /** Where a test is, relative to the repository root. */

@@ -28,7 +28,8 @@ export function causalLinks(events: readonly DaebugEvent[]): Array<[cause: numbe
 
 /**
  * Sets `causedBy` and `causes` on the attempt's events (replacing any there were) and returns the same array. Call
- * it on the attempt's own copies of the events, before jobs and steps share them, so every view sees the links.
+ * it on the attempt's own copies of the events, never the record's; its jobs and steps hold the same objects, so every
+ * view sees the links.
  */
 export function linkCauses<T extends DaebugEvent[]>(events: T): T {
   for (const event of events) {

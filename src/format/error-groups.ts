@@ -6,7 +6,7 @@ import { headline } from '../model/headline';
 import type { ErrorGroup, FixedGroup } from '../model/error-group';
 import type { FirstSeen } from '../model/history-summary';
 import { code, inline, plainLine } from './fence';
-import { firstLine } from './first-line';
+import { firstLine } from '../text/first-line';
 
 /** How page text, code and emphasis are written: escaped Markdown for index.md, as they are for a terminal. */
 export interface Style {

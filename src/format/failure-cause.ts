@@ -7,7 +7,7 @@
 import { headline } from '../model/headline';
 import { rankRootCause } from '../diagnosis/rank';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
-import { firstLine } from './first-line';
+import { firstLine } from '../text/first-line';
 import { frameworkContext } from './root-cause';
 import { failurePlace, notAFrame } from './strict-message';
 

@@ -6,7 +6,7 @@ import { lineToFix } from '../diagnosis/line-to-fix';
 import { headline } from '../model/headline';
 import { locationText } from '../model/position-text';
 import type { DaebugEvent, StaleAllowList } from '../model/schema';
-import { firstLine } from './first-line';
+import { firstLine } from '../text/first-line';
 import { foundHow, foundPlaces, lineToFixHow } from './found-note';
 import { firstUserFrame, frameWhere } from './frames';
 

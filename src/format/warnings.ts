@@ -14,7 +14,7 @@ import { componentNote } from './component-note';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
 import { foundNote } from './found-note';
-import { firstLine, type FirstLineOptions } from './first-line';
+import { firstLine, type FirstLineOptions } from '../text/first-line';
 import { firstUserFrame, frameWhere } from './frames';
 
 /** React's log about an error it caught is about that error, not a warning of its own. */

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DaebugHistoryVersionError, debugLog } from '../errors';
-import { cleanStaleTemps, writeAtomic } from '../reporter/write';
+import { cleanStaleTemps, writeAtomic } from '../io/atomic-write';
 import { historyRunProblem } from './check';
 import { HISTORY_VERSION, type HistoryRun } from './run-file';
 

@@ -1,6 +1,7 @@
-import type { CaptureRecord } from '../capture/recorder';
+import type { CaptureRecord } from '../model/record';
 import { executingLine, formatMarkdown } from '../format/markdown';
-import { buildAttempt, type TestMeta } from '../reporter/build-report';
+import type { TestMeta } from '../model/attempt';
+import { buildAttempt } from '../diagnosis/build-attempt';
 
 const FOOTER = '\n_The test is still running: this live report is rewritten when something new happens, at most every 2 s._\n';
 

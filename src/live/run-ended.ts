@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { debugLog } from '../errors';
-import { processAlive } from '../reporter/write';
+import { processAlive } from '../io/process-alive';
 
 // A runner stopped by SIGTERM lives on for a moment while its workers still run: this marker in outputDir tells
 // them the run is over, so no live report is written after the reporter settled the test's files.

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { DaebugErrorCode } from '../errors';
-import type { Diagnostic } from './schema';
+import type { DaebugEvent, Diagnostic, Dropped, Job, StaleAllowList, UnmappedScript } from './schema';
 import { RECORD_VERSION } from './record-version';
 import { isThisRunsRecord } from './record-key';
 
@@ -15,6 +15,29 @@ function recordSchema(): RecordSchema {
 }
 
 export type RecordData = z.infer<RecordSchema>;
+
+/** Everything the fixture hands to the reporter for one test, as a JSON attachment. */
+export interface CaptureRecord {
+  version: 1;
+  capture: boolean;
+  strict: boolean;
+  realms: string[];
+  jobs: Job[];
+  steps: Job[];
+  events: DaebugEvent[];
+  dropped: Dropped;
+  diagnostics: Diagnostic[];
+  /** Scripts whose map cannot be had (src/stack/enrich.ts), for the run's index. */
+  unmappedScripts?: UnmappedScript[];
+  /** daebugLimits.maxReportBytes, when the test set it. */
+  maxReportBytes?: number;
+  staleAllowList?: StaleAllowList;
+  /** The baseline file (`daebugBaseline`), absolute; set by the fixture with the events' `known` marks. */
+  baseline?: string;
+  /** This run's key (src/model/record-key.ts), set by the fixture when daebug's reporter runs: the reporter trusts the record. */
+  key?: string;
+}
+
 
 export const RECORD_INVALID: DaebugErrorCode = 'DAEBUG_RECORD_INVALID';
 

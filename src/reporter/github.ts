@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { omittedAnnotations, testAnnotations, unexpectedEvents } from '../ci/annotations';
 import { sourceInRepo } from '../ci/repo-source';
-import { firstLine } from '../format/first-line';
+import { firstLine } from '../text/first-line';
 import { formatStepSummary, type SummaryRow } from '../format/github-summary';
 import type { DaebugEvent, Report } from '../model/schema';
 import type { ErrorGroup } from '../model/error-group';

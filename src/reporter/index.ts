@@ -10,11 +10,13 @@ import { ATTACHMENT_NAME, MARKDOWN_ATTACHMENT_CONTENT_TYPE, MARKDOWN_ATTACHMENT_
 import { parseRecord, type RecordData } from '../model/record';
 import { startRecordKey } from '../model/record-key';
 import type { Attempt, Diagnostic, Report } from '../model/schema';
-import { OUTPUT_DIR_ENV } from '../report-path';
-import { reportSlug } from '../slug';
-import { buildAttempt, playwrightWillRetry, type StepSpan, type TestMeta } from './build-report';
+import { OUTPUT_DIR_ENV } from '../test-info/report-path';
+import { reportSlug } from '../model/slug';
+import type { StepSpan, TestMeta } from '../model/attempt';
+import { buildAttempt } from '../diagnosis/build-attempt';
+import { playwrightWillRetry } from './will-retry';
 import { resolveHistoryOptions, resolveReporterOptions, type DaebugReporterOptions, type ResolvedHistoryOptions, type ResolvedReporterOptions } from './options';
-import { cleanStaleTemps, removeInflightTemps, writeAtomic } from './write';
+import { cleanStaleTemps, removeInflightTemps, writeAtomic } from '../io/atomic-write';
 import { WriteQueue } from './write-queue';
 import { GitHubOutput } from './github';
 import { RunGroups, testKeyOf } from '../run/groups';
@@ -134,7 +136,7 @@ class DaebugReporter implements Reporter {
 
   private slugOf(test: TestCase): string {
     const several = (this.config?.projects.length ?? 1) > 1;
-    // The fixture names the same file in failure messages (src/report-path.ts slugForTestInfo): keep both in step.
+    // The fixture names the same file in failure messages (src/test-info/report-path.ts slugForTestInfo): keep both in step.
     return reportSlug({ file: this.relativeFile(test.location.file), titles: titlesOf(test), project: several ? projectOf(test) : undefined, repeatEachIndex: test.repeatEachIndex });
   }
 
@@ -427,7 +429,7 @@ function titlesOf(test: TestCase): string[] {
   const titles: string[] = [];
   let suite: Suite | undefined = test.parent;
   while (suite && suite.type === 'describe') {
-    // Anonymous describes have no title, in Playwright's titlePath as in the worker's (src/report-path.ts).
+    // Anonymous describes have no title, in Playwright's titlePath as in the worker's (src/test-info/report-path.ts).
     if (suite.title) titles.unshift(suite.title);
     suite = suite.parent;
   }

@@ -1,4 +1,4 @@
-import { writeAtomic, writeAtomicAsync } from './write';
+import { writeAtomic, writeAtomicAsync } from '../io/atomic-write';
 
 /** Past this many writes waiting, the next is written at once on the runner's thread. */
 export const MAX_WAITING = 64;

@@ -2,27 +2,9 @@ import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext } from '@playwright/test';
 import { internalCall } from '../capture/cdp/internal-call';
-import { firstLine } from '../format/first-line';
+import { firstLine } from '../text/first-line';
 import { httpGet, tooLarge, type RequestSettings } from './http-get';
-
-export type FetchResult =
-  | { ok: true; text: string; contentType: string; sourceMapHeader?: string | undefined }
-  | {
-      ok: false;
-      reason: string;
-      /** The server's answer, when it answered with an error status (404, 500). */
-      status?: number | undefined;
-      /** Failed before any answer (refused, unknown host, a closed context): another way to the server may work. */
-      inTransit?: boolean | undefined;
-    };
-
-/** Reads a script, map or source by URL; never throws, says why when it could not. */
-export type Fetcher = (url: string) => Promise<FetchResult>;
-
-export interface FetchLimits {
-  timeoutMs: number;
-  maxBytes: number;
-}
+import type { Fetcher, FetchLimits, FetchResult } from './fetch-result';
 
 export const DEFAULT_FETCH_LIMITS: FetchLimits = { timeoutMs: 2000, maxBytes: 10 * 1024 * 1024 };
 

@@ -1,5 +1,6 @@
 import type { Frame } from '../model/schema';
 import { isUserSource } from './user-code';
+import { isDocumentStart } from '../text/document-start';
 
 /** Whether a frame is library code (node_modules, a source map's `ignoreList`, bundler runtime). */
 export type LibraryFramePredicate = (frame: Frame) => boolean;
@@ -7,27 +8,6 @@ export type LibraryFramePredicate = (frame: Frame) => boolean;
 /** The default library test: a frame enrichment named a library of, or a dependency or bundler runtime by its source. */
 export function isDependencyFrame(frame: Frame): boolean {
   return frame.library !== undefined || !isUserSource(frame.original?.source ?? frame.url);
-}
-
-/**
- * A position that only says "somewhere in this HTML document": Chromium reports a rejection that has no stack
- * (e.g. `fetch(url).then((r) => r.json())` on a non-JSON body) at line 1, column 2 of the page, whose code frame
- * would be `<!doctype html>`.
- */
-export function isDocumentStart(frame: Pick<Frame, 'url' | 'line'> & { original?: unknown }): boolean {
-  return frame.line === 1 && !frame.original && isDocumentUrl(frame.url);
-}
-
-/** An HTML page's URL: `.html`/`.htm`, a folder (`/`), or a last path segment without an extension. */
-export function isDocumentUrl(url: string): boolean {
-  let pathname: string;
-  try {
-    pathname = new URL(url).pathname;
-  } catch {
-    return false;
-  }
-  const last = pathname.slice(pathname.lastIndexOf('/') + 1);
-  return last === '' || /\.html?$/i.test(last) || !last.includes('.');
 }
 
 /**

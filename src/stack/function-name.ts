@@ -1,4 +1,4 @@
-import { declaredName } from './parse';
+import { declaredName } from '../text/parse-stack';
 import { mappingAt, type LoadedSourceMap } from './source-map';
 import type { TextLines } from './text-lines';
 

@@ -1,4 +1,4 @@
-import { firstLine } from '../format/first-line';
+import { firstLine } from '../text/first-line';
 import type { NetworkFailure } from '../model/schema';
 
 /** What a hint is computed from: the event's kind and text, and where it happened. */

@@ -7,8 +7,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
-import { firstLine } from '../format/first-line';
-import type { FetchLimits, FetchResult } from './fetch';
+import { firstLine } from '../text/first-line';
+import type { FetchLimits, FetchResult } from './fetch-result';
 
 const MAX_REDIRECTS = 5;
 

@@ -1,5 +1,5 @@
 import type { UnmappedCause } from '../model/schema';
-import type { Fetcher, FetchResult } from './fetch';
+import type { Fetcher, FetchResult } from './fetch-result';
 import { LruCache } from './lru';
 import { decodeDataUrl, findSourceMappingUrl, resolveMapUrl } from './map-url';
 import { parseSourceMap, SourceMapParseError, type LoadedSourceMap } from './source-map';

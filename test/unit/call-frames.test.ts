@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { framesOf, stackText } from '../../src/capture/cdp/call-frames';
-import { parseStack } from '../../src/stack/parse';
+import { parseStack } from '../../src/text/parse-stack';
 
 const url = 'http://127.0.0.1/app.js';
 const trace = {

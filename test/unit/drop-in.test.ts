@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as playwright from '@playwright/test';
 import * as daebug from '../../src/index';
-import { test as daebugTest } from '../../src/fixture';
+import { test as daebugTest } from '../../src/fixture/fixtures';
 
 test('every value @playwright/test exports is exported by daebug, the same object except test', () => {
   const names = Object.keys(playwright).filter((name) => name !== 'default' && name !== '__esModule');

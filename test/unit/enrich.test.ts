@@ -6,7 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { Recorder, type EventDraft } from '../../src/capture/recorder';
 import { resolveOptions } from '../../src/options';
 import { enrich, DEFAULT_ENRICH_LIMITS } from '../../src/stack/enrich';
-import { pageFetcher, withTimeout, type Fetcher, type FetchResult } from '../../src/stack/fetch';
+import { pageFetcher, withTimeout } from '../../src/stack/fetch';
+import type { Fetcher, FetchResult } from '../../src/stack/fetch-result';
 import { LruCache } from '../../src/stack/lru';
 import { MAX_MAPPINGS_CHARS, SourceMaps, type ScriptInfo } from '../../src/stack/source-maps';
 import { bundle, positionOf } from './helpers/bundle';
@@ -265,7 +266,7 @@ describe('enrich', () => {
       ok: false,
       error: {
         message,
-        stack: `${message}\n    at eval (eval at evaluate (:370:30), <anonymous>:3:24)\n    at UtilityScript.evaluate (<anonymous>:372:16)\n    at Daebug.eval (${path.resolve(__dirname, '../../src/daebug.ts')}:39:31)\n    at ${spec}:3:16`,
+        stack: `${message}\n    at eval (eval at evaluate (:370:30), <anonymous>:3:24)\n    at UtilityScript.evaluate (<anonymous>:372:16)\n    at Daebug.eval (${path.resolve(__dirname, '../../src/fixture/daebug.ts')}:39:31)\n    at ${spec}:3:16`,
       },
     });
     await enrich(rec, new SourceMaps(pageFetcher(), new LruCache(50, 1e7)), DEFAULT_ENRICH_LIMITS, app.dir);

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventInfo } from '../../src/format/event-block';
-import { summarize } from '../../src/reporter/build-report';
+import { summarize } from '../../src/model/attempt';
 import type { DaebugEvent } from '../../src/model/schema';
 
 const event = (type: 'error' | 'console', source: string, extra: Partial<DaebugEvent> = {}): DaebugEvent => ({ type, source, realm: 'page', ts: '10:00:00', time: '2026-01-01T10:00:00.000Z', message: 'm', expected: false, ...extra });

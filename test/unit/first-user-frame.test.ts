@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Frame } from '../../src/model/schema';
-import { firstUserFrame, isDependencyFrame, isDocumentStart, isDocumentUrl } from '../../src/stack/first-user-frame';
+import { firstUserFrame, isDependencyFrame } from '../../src/stack/first-user-frame';
+import { isDocumentStart, isDocumentUrl } from '../../src/text/document-start';
 
 const bundle = 'http://127.0.0.1:4000/react/dist/app.js';
 const react: Frame = { url: bundle, line: 21557, column: 22, functionName: 'renderWithHooks', userCode: false, original: { source: 'node_modules/react-dom/cjs/react-dom-client.development.js', line: 8030, column: 22 } };

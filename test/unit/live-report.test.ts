@@ -9,7 +9,7 @@ import { liveEnvValue, liveReportsTarget } from '../../src/live/live-env';
 import { LIVE_IDLE_REFRESH_MS, LiveReport, startLiveReport } from '../../src/live/live-report';
 import { tempDir } from './helpers/temp-dir';
 import { markRunEnded, removeEndedMarkers } from '../../src/live/run-ended';
-import { writeAtomic } from '../../src/reporter/write';
+import { writeAtomic } from '../../src/io/atomic-write';
 import { formatIndexMarkdown, type IndexEntry } from '../../src/format/index-markdown';
 import { structureProblems } from '../../e2e/helpers/markdown-structure';
 import { deadPid } from './helpers/dead-pid';

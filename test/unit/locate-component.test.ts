@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Recorder, type EventDraft } from '../../src/capture/recorder';
 import { resolveOptions } from '../../src/options';
 import { enrich } from '../../src/stack/enrich';
-import type { FetchResult } from '../../src/stack/fetch';
+import type { FetchResult } from '../../src/stack/fetch-result';
 import { componentNamedIn, locateComponent } from '../../src/stack/locate-component';
 import { LruCache } from '../../src/stack/lru';
 import { SourceMaps, type ScriptInfo } from '../../src/stack/source-maps';

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { clearSourceMapCache, needsFetch, SourceMaps } from '../../src/stack/source-maps';
 import { LruCache } from '../../src/stack/lru';
-import type { Fetcher, FetchResult } from '../../src/stack/fetch';
+import type { Fetcher, FetchResult } from '../../src/stack/fetch-result';
 
 const js = (text: string): FetchResult => ({ ok: true, text, contentType: 'text/javascript' });
 const json = (value: unknown): FetchResult => ({ ok: true, text: JSON.stringify(value), contentType: 'application/json' });

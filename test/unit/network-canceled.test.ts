@@ -6,7 +6,7 @@ import { NetworkCapture, replacedBy, type PendingRequest } from '../../src/captu
 import { canceledDraft, isCanceledByPage, isCanceledText } from '../../src/capture/network-failure';
 import { Recorder } from '../../src/capture/recorder';
 import { eventFence } from '../../src/format/event-block';
-import { summarize } from '../../src/reporter/build-report';
+import { summarize } from '../../src/model/attempt';
 import { isFingerprinted } from '../../src/run/fingerprint';
 import { RunGroups, testKeyOf } from '../../src/run/groups';
 import { markEvents } from '../../src/run/mark-events';

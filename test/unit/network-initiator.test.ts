@@ -9,7 +9,7 @@ import { initiatorText } from '../../src/format/network-block';
 import { resolveOptions, type NetworkMode } from '../../src/options';
 import { enrich } from '../../src/stack/enrich';
 import { hintFor } from '../../src/stack/hints';
-import type { FetchResult } from '../../src/stack/fetch';
+import type { FetchResult } from '../../src/stack/fetch-result';
 import { SourceMaps } from '../../src/stack/source-maps';
 import type { Frame, NetworkFailure } from '../../src/model/schema';
 import { bundle, positionOf } from './helpers/bundle';

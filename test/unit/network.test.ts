@@ -5,7 +5,7 @@ import { failureMessage, isFavicon, networkDraft } from '../../src/capture/netwo
 import { Recorder } from '../../src/capture/recorder';
 import { eventFence } from '../../src/format/event-block';
 import { hintFor, ignorePatternFor } from '../../src/stack/hints';
-import { summarize } from '../../src/reporter/build-report';
+import { summarize } from '../../src/model/attempt';
 import { resolveOptions, type NetworkMode } from '../../src/options';
 import { DaebugOptionsError } from '../../src/errors';
 import type { DaebugEvent, NetworkFailure } from '../../src/model/schema';

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseRecord, validateRecord, RECORD_VERSION, type RecordData, type RecordResult } from '../../src/model/record';
-import { buildAttempt, playwrightWillRetry } from '../../src/reporter/build-report';
+import { buildAttempt } from '../../src/diagnosis/build-attempt';
+import { playwrightWillRetry } from '../../src/reporter/will-retry';
 import { RECORD_KEY_ENV, recordKey, startRecordKey } from '../../src/model/record-key';
 
 function record(fields: Record<string, unknown> = {}): Record<string, unknown> {

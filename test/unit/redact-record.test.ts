@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeRedactor, noRedaction, redactDeep } from '../../src/redact';
 import { redactRecord } from '../../src/capture/redact-record';
-import { Recorder, type CaptureRecord } from '../../src/capture/recorder';
+import { Recorder } from '../../src/capture/recorder';
+import type { CaptureRecord } from '../../src/model/record';
 import { resolveOptions } from '../../src/options';
 import type { DaebugEvent, Job } from '../../src/model/schema';
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { reportSlug } from '../../src/slug';
+import { reportSlug } from '../../src/model/slug';
 
 describe('reportSlug', () => {
   it('is readable: file without the spec extension, then titles', () => {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { declaredName, parseStack } from '../../src/stack/parse';
+import { declaredName, parseStack } from '../../src/text/parse-stack';
 
 describe('parseStack', () => {
   it('reads Chromium stacks, skipping the message and frames without a position', () => {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { recordsTrace } from '../../src/trace-mode';
+import { recordsTrace } from '../../src/fixture/trace-mode';
 
 describe('recordsTrace', () => {
   it('reads each of Playwright’s trace modes, as a string or as { mode }', () => {

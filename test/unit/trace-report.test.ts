@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestInfo } from '@playwright/test';
-import { traceMarkdown } from '../../src/trace-report';
+import { traceMarkdown } from '../../src/fixture/trace-report';
 import type { DaebugEvent } from '../../src/model/schema';
 
 const error: DaebugEvent = { type: 'error', source: 'window.onerror', realm: 'page', ts: '10:00:00', time: '2026-01-01T10:00:00.000Z', message: 'Error: boom', expected: false, unexpected: true };

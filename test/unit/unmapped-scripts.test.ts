@@ -7,7 +7,7 @@ import type { Attempt, Frame, UnmappedScript } from '../../src/model/schema';
 import { resolveOptions } from '../../src/options';
 import { RunUnmappedScripts } from '../../src/run/unmapped-scripts';
 import { enrich } from '../../src/stack/enrich';
-import type { Fetcher, FetchResult } from '../../src/stack/fetch';
+import type { Fetcher, FetchResult } from '../../src/stack/fetch-result';
 import { LruCache } from '../../src/stack/lru';
 import { hasLongLine, SourceMaps, type ScriptInfo } from '../../src/stack/source-maps';
 import { bundle } from './helpers/bundle';

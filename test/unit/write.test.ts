@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cleanStaleTemps, writeAtomic, writeAtomicAsync } from '../../src/reporter/write';
+import { cleanStaleTemps, writeAtomic, writeAtomicAsync } from '../../src/io/atomic-write';
 import { DaebugReportWriteError } from '../../src/errors';
 import { tempDir as makeTempDir } from './helpers/temp-dir';
 import { deadPid } from './helpers/dead-pid';
@@ -43,7 +43,7 @@ describe('writeAtomic', () => {
   it('a process killed in the middle of writing never leaves a truncated report', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'big.json');
-    const writer = path.join(__dirname, '..', '..', 'src', 'reporter', 'write.ts');
+    const writer = path.join(__dirname, '..', '..', 'src', 'io', 'atomic-write.ts');
     // Alternates two 4 MB JSON documents as fast as it can, saying "ready" once it wrote one; the test kills it
     // at random moments after that (a slow start on a loaded machine must not read as "never wrote").
     const script = `
@@ -95,7 +95,7 @@ describe('writeAtomicAsync', () => {
   it('leaves no temp file when the process exits while a write is under way', () => {
     const dir = tempDir();
     const script = `
-      const { writeAtomicAsync } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'reporter', 'write.ts'))});
+      const { writeAtomicAsync } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'io', 'atomic-write.ts'))});
       const file = require('node:path').join(${JSON.stringify(dir)}, 'report.json');
       // The temp file is written on the thread pool; the process exits before the write can end.
       void writeAtomicAsync(file, 'x'.repeat(8 * 1024 * 1024));

@@ -1,10 +1,13 @@
-import { linkCauses } from '../diagnosis/link';
-import { isNetworkFailure, isUnexpectedKind } from '../model/classify';
-import { eventKind } from '../model/event-kind';
-import type { Attempt, DaebugEvent, Job, Summary } from '../model/schema';
-import { SCHEMA_VERSION } from '../model/schema-version';
-import type { TestCase, TestResult } from '@playwright/test/reporter';
-import type { RecordData } from '../model/record';
+/**
+ * An attempt (one run of one test, as the report holds it) built from the fixture's record and the test's header:
+ * events copied and assigned to steps and jobs, counted in the summary. Pure: the worker (live report, the trace's
+ * copy, strict messages) and the reporter build the same attempt from the same record.
+ */
+import { isNetworkFailure, isUnexpectedKind } from './classify';
+import { eventKind } from './event-kind';
+import type { Attempt, DaebugEvent, Job, Summary } from './schema';
+import { SCHEMA_VERSION } from './schema-version';
+import type { RecordData } from './record';
 
 export interface TestMeta {
   title: string;
@@ -60,14 +63,16 @@ function innermostStep(steps: readonly StepSpan[], timeMs: number): StepSpan | u
   return found;
 }
 
-/** Joins the fixture's capture record with what the runner knows of the test, and assigns events to steps. */
 /** The parts of a record a report is built from: the fixture's CaptureRecord or the reporter's parsed RecordData. */
 export type RecordParts = Pick<RecordData, 'capture' | 'strict' | 'realms' | 'jobs' | 'events' | 'dropped' | 'diagnostics'> & Partial<Pick<RecordData, 'staleAllowList' | 'baseline' | 'unmappedScripts'>>;
 
-export function buildAttempt(record: RecordParts | undefined, meta: TestMeta, steps: readonly StepSpan[]): Attempt {
+/**
+ * Joins the fixture's capture record with what the runner knows of the test, and assigns events to steps. The
+ * events are copies of the record's, index for index; their causal links are diagnosis's to set
+ * (src/diagnosis/build-attempt.ts).
+ */
+export function attemptFromRecord(record: RecordParts | undefined, meta: TestMeta, steps: readonly StepSpan[]): Attempt {
   const events = (record?.events ?? []).map((event) => ({ ...event }));
-  // Where one event explains another (a failed request and the parse error after it, a React error and its boundary log).
-  linkCauses(events);
   const stepEvents = new Map<string, DaebugEvent[]>();
   for (const event of events) {
     if (event.jobId !== undefined) continue;
@@ -127,13 +132,4 @@ export function buildAttempt(record: RecordParts | undefined, meta: TestMeta, st
     ];
   }
   return attempt;
-}
-
-/**
- * Whether Playwright will run this test again after this result, as its own reporters decide it: a result
- * other than the expected one (an unexpected pass of `test.fail()` too) with retries left.
- */
-export function playwrightWillRetry(test: Pick<TestCase, 'expectedStatus' | 'retries'>, result: Pick<TestResult, 'status' | 'retry'>): boolean {
-  if (result.status === 'skipped' || result.status === 'interrupted') return false;
-  return result.status !== test.expectedStatus && result.retry < test.retries;
 }

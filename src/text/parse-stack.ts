@@ -1,3 +1,4 @@
+/** A stack's text (Chromium, Node, Firefox, WebKit) into frames: plain text parsing that capture and enrichment share. */
 import { parse as parseLine } from 'stacktrace-parser';
 
 /** One frame of a captured stack, as the browser or Node printed it. Line and column are 1-based; 0 means unknown. */

@@ -1,3 +1,4 @@
+/** A test's report file name (its slug), one rule for the worker and the reporter so both name the same file. */
 import { createHash } from 'node:crypto';
 
 const MAX_SLUG = 120;

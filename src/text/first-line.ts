@@ -1,3 +1,5 @@
+/** A text's first line, cut to a length: how stack fetching, hints, CI annotations and reports shorten a message. */
+
 /** How `firstLine` cuts the line it returns. */
 export interface FirstLineOptions {
   /** A longer line is cut to its first `max` characters and ends in `…`. @default Infinity */

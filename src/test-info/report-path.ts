@@ -1,6 +1,7 @@
+/** Where a running test's report will be written, read from its TestInfo: failure messages and live reports name it. */
 import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
-import { reportSlug } from './slug';
+import { reportSlug } from '../model/slug';
 
 /** Set by the reporter (in the runner, inherited by workers) so failure messages can name the report file. */
 export const OUTPUT_DIR_ENV = 'DAEBUG_OUTPUT_DIR';

@@ -1,6 +1,11 @@
+/**
+ * Files written whole or not at all (a temp file, then a rename), for the reporter's reports, the worker's live
+ * reports and the run history alike; and the cleaning of temp files a crashed run left behind.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { DaebugReportWriteError, debugLog } from '../errors';
+import { processAlive } from './process-alive';
 
 const TEMP_MARK = '.daebug-tmp-';
 let counter = 0;
@@ -86,15 +91,6 @@ async function writeNew(file: string, content: string): Promise<void> {
     await new Promise<void>((resolve, reject) => fs.writeFile(fd, content, (error) => (error ? reject(error) : resolve())));
   } finally {
     await new Promise<void>((resolve) => fs.close(fd, () => resolve()));
-  }
-}
-
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,6 +1,7 @@
+/** The report header of the running test, read from its TestInfo, for what the worker formats itself. */
 import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
-import type { TestMeta } from './reporter/build-report';
+import type { TestMeta } from '../model/attempt';
 
 /** What a test is, as the worker knows it: the header fields the reporter gives the final report (writeTest). */
 export type TestHeader = Omit<TestMeta, 'status' | 'duration'>;
