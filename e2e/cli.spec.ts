@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { errorsOutputSchema, showMatchesOutputSchema, summaryOutputSchema } from '../src/cli/schema';
 import { reportSchema } from '../src/model/schema';
+import { mcpClient } from './helpers/mcp-client';
 import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
 import { parseSeedErrors, type SeedErrorBlock } from './helpers/seed-error-blocks';
 
@@ -376,13 +376,6 @@ test('usage: --help and --version, unknown command or flag exit 2 naming it', ()
   expect(none.exitCode).toBe(2);
   expect(none.stderr).toContain('Usage: npx daebug <command> [flags]');
 });
-
-/** An MCP client of `daebug mcp --dir <dir>` started over stdio, as an agent starts it. */
-async function mcpClient(dir: string, binPath = bin): Promise<Client> {
-  const client = new Client({ name: 'daebug-e2e', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [binPath, 'mcp', '--dir', dir], stderr: 'pipe' }));
-  return client;
-}
 
 function toolText(result: Awaited<ReturnType<Client['callTool']>>): string {
   const content = result.content as { type: string; text: string }[];
