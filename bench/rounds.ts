@@ -34,13 +34,15 @@ export async function alternatingRounds(
   projects: readonly BenchProject[],
   rounds: number,
   onRun: (project: BenchProject, run: RunResult) => void = () => undefined,
+  /** Arguments of every run (`--repeat-each=5`). */
+  args: string[] = [],
 ): Promise<{ series: Record<string, Series>; loads: string[] }> {
   const series: Record<string, Series> = Object.fromEntries(projects.map(({ name }) => [name, { wall: [], cpu: [], runner: [], workers: [], browsers: [] }]));
   const loads: string[] = [];
   for (let round = 1; round <= rounds; round++) {
     const order = projects.map((_, i) => projects[(i + round - 1) % projects.length]!);
     for (const project of order) {
-      const run = await runPlaywright(project.dir, [], project.env, { split: true });
+      const run = await runPlaywright(project.dir, args, project.env, { split: true });
       onRun(project, run);
       const s = series[project.name]!;
       const runner = run.runnerMs ?? NaN;

@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { cpuSource, fmt, median, quick, repoRoot, runPlaywright, suiteConfig, writeProject, type Row } from './lib';
+import { alternatingRounds, CONTROL, nodeExtraShare, perRoundRatios, ratioOfMedians, type BenchProject, type SeriesKey } from './rounds';
+
+/**
+ * Issue 36's gate: a real multi-realm app (fixtures/bench/realms/, shaped like SVGOMG in Playwright's
+ * examples/svgomg), a page, a same-origin output frame, a service worker and two dedicated workers per test, a
+ * minified bundle, and no console output at all. Its six tests are SVGOMG's own, run as its users run them:
+ * `--repeat-each` and retries, 2 workers. Bare Playwright, daebug's default, daebug with capture off, and a second
+ * bare project (the A/A control) run one after another in alternating rounds, as a CI runs suites.
+ */
+const REPEATS = quick ? 1 : Number(process.env['BENCH_REPEATS'] ?? 5);
+const ROUNDS = quick ? 1 : Number(process.env['BENCH_ROUNDS'] ?? 5);
+const APP = path.join(repoRoot, 'fixtures', 'bench', 'realms');
+
+const SPEC = `
+test.describe.configure({ mode: 'parallel' });
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('/bench/realms/index.html');
+  // The service worker took the page (SVGOMG's offline shell) before the test goes on.
+  expect(await page.evaluate(() => navigator.serviceWorker.ready.then((registration) => registration.active !== null))).toBe(true);
+});
+
+test('verify menu items', async ({ page }) => {
+  await expect(page.locator('.menu li')).toHaveText(['Open SVG', 'Paste markup', 'Demo', 'Contribute']);
+});
+
+test.describe('demo tests', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.locator('.menu-item >> text=Demo').click();
+    await expect(page.locator('#gzip')).toHaveText(/\\d+ bytes/);
+  });
+
+  test('verify default global settings', async ({ page }) => {
+    const items = page.locator('.settings-scroller .global .setting-item-toggle');
+    await expect(items).toHaveText(['Show original', 'Compare gzipped', 'Prettify markup', 'Multipass']);
+    const toggle = page.locator('.setting-item-toggle');
+    await expect(toggle.locator('text=Show original').locator('input')).not.toBeChecked();
+    await expect(toggle.locator('text=Compare gzipped').locator('input')).toBeChecked();
+    await expect(toggle.locator('text=Prettify markup').locator('input')).not.toBeChecked();
+    await expect(toggle.locator('text=Multipass').locator('input')).not.toBeChecked();
+  });
+
+  test('verify default features', async ({ page }) => {
+    const enabled = ['Clean up attribute whitespace', 'Clean up IDs', 'Collapse useless groups', 'Convert non-eccentric <ellipse> to <circle>', 'Inline styles'];
+    const disabled = ['Prefer viewBox to width/height', 'Remove raster images', 'Remove script elements', 'Remove style elements'];
+    for (const option of enabled) await expect(page.locator('.setting-item-toggle', { hasText: option }).locator('input')).toBeChecked();
+    for (const option of disabled) await expect(page.locator('.setting-item-toggle', { hasText: option }).locator('input')).not.toBeChecked();
+  });
+
+  test('reset settings', async ({ page }) => {
+    const showOriginal = page.locator('.setting-item-toggle', { hasText: 'Show original' }).locator('input');
+    await showOriginal.click();
+    await expect(showOriginal).toBeChecked();
+    await page.locator('button >> text=Reset all').click();
+    await expect(showOriginal).not.toBeChecked();
+  });
+
+  test('download result', async ({ page }) => {
+    const link = page.locator('a[title=Download]');
+    await expect(link).toHaveAttribute('href', /blob/);
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe('car-lite.svg');
+    expect(fs.readFileSync((await download.path())!, 'utf-8')).toContain('<svg');
+  });
+});
+
+test('open svg', async ({ page }) => {
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('text=Open SVG')]);
+  await chooser.setFiles({ name: 'file.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M0 0h24v24H0z" fill="none"/><path d="M16.5 3c-1.74 0-3.41.81-4.5 2.09z"/></svg>') });
+  const markup = await page.frameLocator('.svg-frame').locator('svg').evaluate((svg) => svg.outerHTML);
+  expect(markup).toMatch(/<svg.*<\\/svg>/);
+});
+`;
+const TESTS = 6 * REPEATS;
+
+/** The app's bundle: minified, as SVGOMG ships it, with linked source maps. Rebuilt each run (a no-op in cost). */
+export async function buildRealmsApp(): Promise<void> {
+  await build({
+    // The service worker at the app's root, so that its scope takes the page (a script's scope is its folder).
+    entryPoints: [...['main', 'frame', 'optimizer-worker', 'gzip-worker'].map((name) => ({ in: path.join(APP, 'src', `${name}.ts`), out: `dist/${name}` })), { in: path.join(APP, 'src', 'sw.ts'), out: 'sw' }],
+    outdir: APP,
+    bundle: true,
+    minify: true,
+    sourcemap: 'linked',
+    format: 'iife',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
+}
+
+function project(name: string, importFrom: string, reporters: string, use: Record<string, unknown>): string {
+  return writeProject(name, {
+    'playwright.config.ts': suiteConfig(reporters, use).replace('retries: 0,', 'retries: 2,'),
+    'tests/optimizer.spec.ts': `import fs from 'node:fs';\nimport { test, expect } from '${importFrom}';\n${SPEC}`,
+  });
+}
+
+export function realmProjects(): BenchProject[] {
+  return [
+    { name: 'baseline', dir: project('realms-baseline', '@playwright/test', `[['dot']]`, {}) },
+    { name: 'daebug', dir: project('realms-daebug', 'daebug', `[['dot'], ['daebug/reporter']]`, {}), target: 1.02 },
+    { name: 'capture-off', dir: project('realms-capture-off', 'daebug', `[['dot'], ['daebug/reporter']]`, { daebugCapture: false }), target: 1.01 },
+    { name: CONTROL, dir: project('realms-baseline-again', '@playwright/test', `[['dot']]`, {}) },
+  ];
+}
+
+/** daebug saw every realm of every test (page, service worker, both workers), so a broken capture cannot pass for a cheap one. */
+export function checkRealmReports(dir: string): void {
+  const files = fs.readdirSync(path.join(dir, 'reports')).filter((f) => f.endsWith('.json') && f !== 'index.json');
+  if (files.length < TESTS) throw new Error(`multi-realm: expected ${TESTS} daebug reports, found ${files.length}`);
+  for (const file of files) {
+    const report = JSON.parse(fs.readFileSync(path.join(dir, 'reports', file), 'utf8')) as { realms: string[]; test: { status: string } };
+    const realms = report.realms.join(' ');
+    for (const realm of ['page', 'worker:optimizer-worker.js', 'worker:gzip-worker.js']) {
+      if (!report.realms.includes(realm) && !(realm === 'page' && realms.includes('page'))) throw new Error(`multi-realm: ${file} has no realm ${realm} (${realms})`);
+    }
+    if (report.test.status !== 'passed') throw new Error(`multi-realm: ${file} ${report.test.status}`);
+  }
+}
+
+export async function multiRealm(): Promise<Row[]> {
+  await buildRealmsApp();
+  const projects = realmProjects();
+  const args = [`--repeat-each=${REPEATS}`];
+  for (const { dir, env } of projects) await runPlaywright(dir, ['--repeat-each=1'], env);
+  const { series, loads } = await alternatingRounds('multi-realm', projects, ROUNDS, undefined, args);
+  checkRealmReports(projects[1]!.dir);
+  const base = series['baseline']!;
+  const perRound = (name: string, key: SeriesKey) => perRoundRatios(series, name, 'baseline', key);
+  const ratio = (name: string, key: SeriesKey) => ratioOfMedians(series, name, 'baseline', key);
+  const rows = projects.slice(1).flatMap(({ name, target }): Row[] => [
+    {
+      bench: 'multi-realm app',
+      metric: `${name}: CPU (${cpuSource()}), ${TESTS} tests × 5 realms, 2 workers (median of ${ROUNDS}; per-round ratios ${perRound(name, 'cpu').map((r) => fmt(r, 3)).join(', ')})`,
+      baseline: `${fmt(median(base.cpu) / 1000, 1)} s`,
+      daebug: `${fmt(median(series[name]!.cpu) / 1000, 1)} s`,
+      ratio: `${fmt(ratio(name, 'cpu'), 3)} (rounds ${fmt(median(perRound(name, 'cpu')), 3)})`,
+      target: target ? `≤ ${target}` : 'noise',
+      ...(target ? { met: median(perRound(name, 'cpu')) <= target } : {}),
+    },
+    {
+      bench: 'multi-realm app',
+      metric: `${name}: CPU split runner / workers / browsers (Node side's extra: ${fmt(nodeExtraShare(series, name, 'baseline') * 100, 2)} % of the bare run's CPU)`,
+      baseline: (['runner', 'workers', 'browsers'] as const).map((k) => fmt(median(base[k]) / 1000, 2)).join(' / ') + ' s',
+      daebug: (['runner', 'workers', 'browsers'] as const).map((k) => fmt(median(series[name]![k]) / 1000, 2)).join(' / ') + ' s',
+      ratio: (['runner', 'workers', 'browsers'] as const).map((k) => fmt(ratio(name, k), 3)).join(' / '),
+      target: '',
+    },
+    {
+      bench: 'multi-realm app',
+      metric: `${name}: wall (per-round ratios ${perRound(name, 'wall').map((r) => fmt(r, 3)).join(', ')})`,
+      baseline: `${fmt(median(base.wall) / 1000, 2)} s`,
+      daebug: `${fmt(median(series[name]!.wall) / 1000, 2)} s`,
+      ratio: `${fmt(ratio(name, 'wall'), 3)} (rounds ${fmt(median(perRound(name, 'wall')), 3)})`,
+      target: '',
+    },
+  ]);
+  return rows.concat([{ bench: 'multi-realm app', metric: `load average after each run: ${loads.join('; ')}`, baseline: '', daebug: '', ratio: '', target: '' }]);
+}
