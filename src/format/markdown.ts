@@ -15,6 +15,7 @@ import { sightingsNote } from './sightings-note';
 import { collapseByGroup, collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
 import { truncateGroup, UNEXPECTED_LISTED } from './truncate';
 import { isWarning, unexpectedWarnings, warningsSection } from './warnings';
+import { count } from './count';
 
 export const RULE = '-'.repeat(70);
 
@@ -60,7 +61,7 @@ function linkNotes(event: DaebugEvent, written: Written): string {
 function eventFences(events: readonly DaebugEvent[], written: Written): string[] {
   const { head, omitted, tail } = truncateGroup(collapseRepeats(events));
   const lines = head.flatMap((run) => runEntry(run, written));
-  if (omitted) lines.push(`… ${omitted} more events …`);
+  if (omitted) lines.push(`… ${count(omitted, 'more event')} …`);
   lines.push(...tail.flatMap((run) => runEntry(run, written)));
   return lines;
 }
@@ -278,7 +279,7 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
     if (number !== undefined) written.sightings.set(eventIdentity(event), number);
   });
   const left = runs.slice(listed).reduce((sum, run) => sum + run.count, 0);
-  if (left) lines.push(`… ${left} more unexpected errors in the JSON report …`, '');
+  if (left) lines.push(`… ${count(left, 'more unexpected error')} in the JSON report …`, '');
   return lines;
 }
 
@@ -331,7 +332,7 @@ function tailSections(report: Attempt, h: string, room: number): string[] {
     const bySource = Object.entries(dropped.bySource)
       .map(([source, count]) => `${code(source)} ${count}`)
       .join(', ');
-    lines.push('', `${h}# Dropped events`, '', `${dropped.total} events were dropped by daebug's limits (${bySource}), between ${dropped.firstAt ?? '?'} and ${dropped.lastAt ?? '?'}.`);
+    lines.push('', `${h}# Dropped events`, '', `${dropped.total === 1 ? '1 event was' : `${dropped.total} events were`} dropped by daebug's limits (${bySource}), between ${dropped.firstAt ?? '?'} and ${dropped.lastAt ?? '?'}.`);
   }
   const stale = report.staleAllowList;
   if (stale) {
