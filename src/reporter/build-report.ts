@@ -116,7 +116,8 @@ export function buildAttempt(record: RecordParts | undefined, meta: TestMeta, st
     ...(record?.unmappedScripts?.length ? { unmappedScripts: record.unmappedScripts } : {}),
     ...(record?.staleAllowList ? { staleAllowList: record.staleAllowList } : {}),
   };
-  if (!record) {
+  // A skipped test without a record never ran (a describe-level `test.skip(condition)`): no record was due.
+  if (!record && meta.status !== 'skipped') {
     attempt.diagnostics = [
       {
         code: 'DAEBUG_NO_RECORD',
