@@ -76,7 +76,9 @@ function runEntry(run: Repeated, written: Written): string[] {
   if (seenAgain !== undefined) return [`↑ unexpected error ${seenAgain} seen again (${code(run.event.source)} by ${inline(sightingBy(run.event))})${note ? ` ${note}` : ''}, written in full above`];
   // A failed request (not an unexpected error by default) says which error it explains, right above its fence.
   const links = linkNotes(run.event, written).replace(/^ · /, '');
-  const said = [note, links].filter(Boolean).join(' · ');
+  // Expected without an allow-list entry: the test waited for this error itself.
+  const why = run.event.expectedBy ? `expected: ${inline(run.event.expectedBy)}` : '';
+  const said = [note, why, links].filter(Boolean).join(' · ');
   return said ? [said, eventFence(run.event)] : [eventFence(run.event)];
 }
 

@@ -156,6 +156,11 @@ export const eventSchema = z.object({
   step: z.string().optional(),
   stepId: z.string().optional(),
   expected: z.boolean(),
+  /**
+   * Why an event no allow-list entry names is expected: `awaited by the test (page.waitForEvent('pageerror'))` when the
+   * test waited for this very error, which is then what it checks, not a bug it missed.
+   */
+  expectedBy: z.string().optional(),
   /** true for events that count as unexpected errors (strict mode fails on them). */
   unexpected: z.boolean().optional(),
   /** true when the message was rendered from structured (object) arguments. */
