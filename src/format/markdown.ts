@@ -16,6 +16,7 @@ import { collapseByGroup, collapseRepeats, eventIdentity, repeatNote, type Repea
 import { truncateGroup, UNEXPECTED_LISTED } from './truncate';
 import { isWarning, unexpectedWarnings, warningsSection } from './warnings';
 import { count } from './count';
+import { failureContextLines, testFailed } from './failure-context';
 
 export const RULE = '-'.repeat(70);
 
@@ -243,7 +244,8 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
   const unexpected = report.events.filter((e) => e.unexpected);
   const lines = ['', `${h}# Unexpected errors`, ''];
   if (!unexpected.length) {
-    lines.push('None.');
+    // A failed test with no browser error failed for its own reason: the reader is sent to where it did.
+    lines.push(testFailed(report) ? 'None. The browser had no error that counts; the test failed for its own reason (see "Where the test failed" above).' : 'None.');
     return lines;
   }
   lines.push(`${unexpected.length} unexpected ${unexpected.length === 1 ? 'error' : 'errors'}${strictNote(unexpected, report.test.strict)}.`, '');
@@ -362,7 +364,7 @@ function tailSections(report: Attempt, h: string, room: number): string[] {
 }
 
 function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, h = '#'): string {
-  const head = [...header(report, options, h), ...rootCauseSection(report, h)];
+  const head = [...header(report, options, h), ...failureContextLines(report, h), ...rootCauseSection(report, h)];
   const tail = tailSections(report, h, Math.floor(budget / 8)).join('\n');
   const room = Math.floor((budget - Buffer.byteLength(head.join('\n')) - Buffer.byteLength(tail)) / 2);
   const written: Written = { unexpected: new Map(), numbers: unexpectedNumbers(report.events), links: causalLinksOf(report.events), sightings: new Map() };

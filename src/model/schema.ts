@@ -313,6 +313,12 @@ export const testInfoSchema = z.object({
   baseline: z.string().optional(),
   /** When the test failed: the end of its failing step or action (an `expect` that timed out, a click that threw). */
   failedAt: z.string().optional(),
+  /** When the test failed: the title of that step or action (`Click locator('#save')`, `Expect "toBeVisible"`). */
+  failedStep: z.string().optional(),
+  /** When the test failed: where that step or action is in the spec, `file:line` relative to the root. */
+  failedLocation: z.string().optional(),
+  /** When the test failed: the first line of Playwright's first error (`Test timeout of 30000ms exceeded.`). */
+  failure: z.string().optional(),
 });
 
 const reportBody = {

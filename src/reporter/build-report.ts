@@ -20,6 +20,12 @@ export interface TestMeta {
   repeatEachIndex?: number;
   /** The end of the failing step or action, ISO; the root cause is measured from it. */
   failedAt?: string;
+  /** The title of the failing step or action. */
+  failedStep?: string;
+  /** Where in the spec that step is, `file:line`. */
+  failedLocation?: string;
+  /** The first line of Playwright's first error of the attempt. */
+  failure?: string;
 }
 
 /** A `test.step` as the reporter saw it. */
