@@ -176,3 +176,29 @@ test('real record and a bogus one', async ({ page }, testInfo) => {
   expect(result.index.tests).toHaveLength(6);
   for (const entry of result.index.tests) expect(fs.existsSync(path.join(result.reportsDir, entry.markdown))).toBe(true);
 });
+
+test("a describe-level test.skip(condition) skips tests that never ran: no DAEBUG_NO_RECORD for them", async () => {
+  const result = await runInlineTest({
+    'skip.spec.ts': `
+import { test } from 'daebug';
+test.describe('only elsewhere', () => {
+  test.skip(true, 'not on this platform');
+  test('skipped one', async ({ page }) => {
+    await page.goto('/index.html');
+  });
+});
+test('ran', async ({ page }) => {
+  await page.goto('/index.html');
+});
+`,
+  });
+  expect(result.exitCode, result.output).toBe(0);
+  const skipped = Object.values(result.reports).find((r: any) => r.test.title === 'skipped one') as any;
+  expect(skipped.test.status).toBe('skipped');
+  expect(skipped.diagnostics).toEqual([]);
+  const md = result.markdown[skipped.markdownFile]!;
+  expect(md).not.toContain('DAEBUG_NO_RECORD');
+  expect(md).not.toContain('Import `test`');
+  const ran = Object.values(result.reports).find((r: any) => r.test.title === 'ran') as any;
+  expect(ran.diagnostics).toEqual([]);
+});

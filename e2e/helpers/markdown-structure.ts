@@ -78,7 +78,7 @@ export function textOutsideFences(markdown: string): string {
     .join('\n');
 }
 
-const SECTION_HEADINGS = new Set(['Root cause', 'Unexpected errors', 'Warnings', 'Transcript', 'Dropped events', "daebug's own diagnostics", 'Earlier attempts', 'Allow-list entries that matched nothing', 'If an error is expected']);
+const SECTION_HEADINGS = new Set(['Where the test failed', 'Root cause', 'Unexpected errors', 'Warnings', 'Transcript', 'Dropped events', "daebug's own diagnostics", 'Earlier attempts', 'Allow-list entries that matched nothing', 'If an error is expected']);
 const FENCE_INFO = /^(?:JS|JSON|Text|Error)(?: [\w.:-]+)?$/;
 const QUOTE_LINES = [
   /^> \*\*agent\*\* (?:to .+|job .+) at \d\d:\d\d:\d\d$/,

@@ -1,5 +1,6 @@
 import { KeepNewestLog, RateWindow } from './budget';
 import { orderTimeline } from './timeline';
+import { claimedIndex, type AwaitedClaim } from './awaited-events';
 import { formatClock, isCanceledRequest, isNetworkFailure, isUnexpectedIn, isUnexpectedKind, matchesIgnore } from '../model/classify';
 import type { BrowserIssue, DaebugEvent, Diagnostic, Dropped, ErrorPart, EventComponent, FoundLine, Frame, Job, Location, NetworkFailure, StaleAllowList, UnmappedScript } from '../model/schema';
 import { AllowListUse } from './allow-list';
@@ -47,6 +48,8 @@ export interface EventDraft {
   component?: EventComponent | undefined;
   /** Set by enrich: the app's lines that name what the event names (a failed request's URL) when no frame is the app's. */
   foundInSource?: FoundLine[] | undefined;
+  /** The test waited for this error itself (src/capture/awaited-events.ts): the call, e.g. `page.waitForEvent('pageerror')`. */
+  awaitedBy?: string | undefined;
 }
 
 /** A failed span's error; frames, snippet and hint are added at the test's end like an event's. */
@@ -164,6 +167,8 @@ export class Recorder {
   private readonly diagnostics: Diagnostic[] = [];
   private readonly unmapped = new Map<string, UnmappedScript>();
   private readonly testIgnore: IgnorePattern[] = [];
+  /** Waits of the test that resolved with an error not matched to its event yet. */
+  private readonly claims: AwaitedClaim[] = [];
   private readonly allowListUse: AllowListUse;
   private jobCounter = 0;
   readonly dropped: Dropped = { total: 0, bySource: {} };
@@ -286,7 +291,28 @@ export class Recorder {
   private live(): StoredEvent[] {
     const events = CLASSES.flatMap((name) => this.logs.get(name)!.toArray());
     for (const event of events) if (!event.clipped) this.clip(event);
+    if (this.claims.length) this.resolveClaims(events);
     return events;
+  }
+
+  /** The test waited for an error itself: the event it names is expected (src/capture/awaited-events.ts). */
+  awaited(claim: AwaitedClaim): void {
+    this.claims.push(claim);
+    this.changeCount++;
+  }
+
+  /** Marks the events the pending claims name; a claim whose event has not arrived yet waits for the next read. */
+  private resolveClaims(events: StoredEvent[]): void {
+    const ordered = orderTimeline(events);
+    const taken = new Set(ordered.flatMap((e, i) => (e.item.awaitedBy === undefined ? [] : [i])));
+    for (const claim of this.claims.splice(0)) {
+      const index = claimedIndex(claim, ordered, taken);
+      if (index === undefined) this.claims.push(claim);
+      else {
+        taken.add(index);
+        ordered[index]!.item.awaitedBy = claim.how;
+      }
+    }
   }
 
   /** The stored events and spans themselves, for enrichment that updates them in place, and the test's ignore list. */
@@ -334,7 +360,7 @@ export class Recorder {
   events(): DaebugEvent[] {
     const ignore = [...this.options.ignore, ...this.testIgnore];
     return orderTimeline(this.live()).map(({ item: e, atMs }) => {
-      const expected = matchesIgnore(e, ignore);
+      const expected = matchesIgnore(e, ignore) || e.awaitedBy !== undefined;
       const event: DaebugEvent = {
         type: e.type,
         source: e.source,
@@ -353,6 +379,7 @@ export class Recorder {
       if (e.snippet !== undefined) event.snippet = e.snippet;
       if (e.hint !== undefined) event.hint = e.hint;
       if (e.ignorePattern !== undefined && !expected) event.ignorePattern = e.ignorePattern;
+      if (e.awaitedBy !== undefined) event.expectedBy = `awaited by the test (${e.awaitedBy})`;
       if (e.cause?.length) event.cause = e.cause;
       if (e.aggregate?.length) event.aggregate = e.aggregate;
       if (e.preview) event.preview = true;

@@ -13,6 +13,7 @@ import type { Target, TargetListener } from './cdp/target';
 import { ValueReads, type ValueRead } from './cdp/value-reads';
 import { endOfTestVerdicts } from './value-policy';
 import { attachGenericPage } from './generic';
+import { watchAwaitedEvents, type AwaitedClaim } from './awaited-events';
 import { RealmNames } from './realms';
 import type { Recorder } from './recorder';
 
@@ -66,6 +67,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
     if (this.ended) return;
     const first = !this.contexts.has(context);
     this.contexts.add(context);
+    if (first) this.watchWaits(context);
     try {
       const browser = context.browser();
       const name = browser?.browserType().name();
@@ -78,6 +80,16 @@ export class TestCapture implements TargetListener, RuntimeSink {
     } catch (error) {
       this.recorder.diagnose(new DaebugCaptureError('attaching to a browser context', error));
     }
+  }
+
+  /** The test's waits for an error, on the context and each of its pages: what they resolve with is expected. */
+  private watchWaits(context: BrowserContext): void {
+    const claim = (made: AwaitedClaim) => this.recorder.awaited(made);
+    const onPage = (page: Page) => this.cleanups.push(watchAwaitedEvents(page, 'page', claim));
+    this.cleanups.push(watchAwaitedEvents(context, 'context', claim));
+    for (const page of context.pages()) onPage(page);
+    context.on('page', onPage);
+    this.cleanups.push(() => context.off('page', onPage));
   }
 
   private async connect(browser: Browser): Promise<BrowserConnection> {

@@ -38,12 +38,14 @@ export function annotationLocation(event: DaebugEvent, input: Pick<AnnotationInp
   return { file: input.test.file, line: input.test.line };
 }
 
-/** One workflow command per unexpected error of a test: `::error` in strict mode, `::warning` otherwise. */
+/**
+ * One workflow command per unexpected error of a test: `::error` for what strict mode fails on, `::warning` otherwise
+ * (outside strict mode, and for an error the baseline knows, which strict mode does not fail on).
+ */
 export function testAnnotations(input: AnnotationInput): string[] {
-  const kind = input.report.test.strict ? 'error' : 'warning';
   const title = `daebug: ${input.titlePath.join(' › ')}`;
   return unexpectedEvents(input.report).map((event) =>
-    workflowCommand(kind, { ...annotationLocation(event, input), title }, `${event.known ? 'known (in baseline): ' : ''}${firstLine(headline(event.message), { max: 500 }) || `[${event.source}] (no message)`}`),
+    workflowCommand(input.report.test.strict && !event.known ? 'error' : 'warning', { ...annotationLocation(event, input), title }, `${event.known ? 'known (in baseline): ' : ''}${firstLine(headline(event.message), { max: 500 }) || `[${event.source}] (no message)`}`),
   );
 }
 

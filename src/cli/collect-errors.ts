@@ -107,6 +107,7 @@ export interface CollectErrorsOptions {
 export function collectErrors(files: readonly ReportFile[], options: CollectErrorsOptions): ErrorsOutput {
   const all: { at: number; error: CliError }[] = [];
   let expectedLeftOut = 0;
+  let knownLeftOut = 0;
   for (const { row, report } of files) {
     const test = cliTest(options.dir, row);
     for (const attempt of [...(report.attempts ?? []), report]) {
@@ -116,7 +117,10 @@ export function collectErrors(files: readonly ReportFile[], options: CollectErro
       const byGroup = new Map<string, CliError>();
       for (const event of attempt.events) {
         if (!isErrorEvent(event) || event.sightingOf !== undefined) continue;
-        if (options.isNew && (!event.unexpected || !options.isNew(event))) continue;
+        if (options.isNew && (!event.unexpected || !options.isNew(event))) {
+          if (event.unexpected) knownLeftOut++;
+          continue;
+        }
         if (event.expected && !options.includeExpected) {
           expectedLeftOut++;
           continue;
@@ -136,5 +140,5 @@ export function collectErrors(files: readonly ReportFile[], options: CollectErro
   }
   // Array.prototype.sort is stable: equal times stay in report order.
   all.sort((a, b) => (Number.isNaN(a.at) || Number.isNaN(b.at) ? 0 : a.at - b.at));
-  return { dir: options.dir, total: all.length, limit: options.limit, expectedLeftOut, errors: all.slice(Math.max(0, all.length - options.limit)).map((e) => e.error) };
+  return { dir: options.dir, total: all.length, limit: options.limit, expectedLeftOut, ...(options.isNew ? { knownLeftOut } : {}), errors: all.slice(Math.max(0, all.length - options.limit)).map((e) => e.error) };
 }

@@ -160,12 +160,20 @@ function expectedNote(count: number): string[] {
   return [`(${count} expected ${count === 1 ? 'error' : 'errors'}, matching daebugIgnore or daebug.expectError, left out: --expected lists them)`];
 }
 
+/** Under `--new`: the errors captured but left out because the baseline knows them. */
+function knownNote(count: number | undefined): string[] {
+  if (!count) return [];
+  return [`(${count} known ${count === 1 ? 'error' : 'errors'}, in the baseline, captured but left out by --new: drop it to list them)`];
+}
+
 /** `daebug errors` text: the chosen errors oldest first, a first line when older ones were left out. */
 export function formatErrors(output: ErrorsOutput, testFilter?: string): string {
-  if (!output.errors.length) return [`${NO_ERRORS}${testFilter === undefined ? '' : ` in tests matching ${JSON.stringify(testFilter)}`}`, ...expectedNote(output.expectedLeftOut)].join('\n') + '\n';
+  // Under --new, "none captured" would be false when the baseline knew what was captured.
+  const none = output.knownLeftOut ? 'No new JavaScript errors captured' : NO_ERRORS;
+  if (!output.errors.length) return [`${none}${testFilter === undefined ? '' : ` in tests matching ${JSON.stringify(testFilter)}`}`, ...knownNote(output.knownLeftOut), ...expectedNote(output.expectedLeftOut)].join('\n') + '\n';
   const lines: string[] = [];
   if (output.total > output.errors.length) lines.push(`The ${output.errors.length} most recent of ${output.total} errors, oldest first (--limit ${output.limit}):`, '');
   for (const error of output.errors) lines.push(formatErrorBlock(error));
-  lines.push(...expectedNote(output.expectedLeftOut));
+  lines.push(...knownNote(output.knownLeftOut), ...expectedNote(output.expectedLeftOut));
   return lines.join('\n') + '\n';
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { formatGroupsSection } from '../format/error-groups';
+import { formatGroupsSection, noNewGroupsLine } from '../format/error-groups';
 import type { ErrorGroup, FixedGroup } from '../model/error-group';
 import { collectGroups, requireBaseline } from './collect-groups';
 import { diagnosticText, EXIT_OK, jsonText, type CommandOutput } from './output';
@@ -36,6 +36,6 @@ export function groupsCommand(options: GroupsCommandOptions): CommandOutput {
   const shownBaseline = collected.baseline === undefined ? undefined : path.relative(process.cwd(), collected.baseline) || collected.baseline;
   // Plain text: a URL in a message is printed as the page had it, ready to copy (index.md escapes it for Markdown).
   const text = formatGroupsSection({ groups, fixed: output.fixed, baseline: shownBaseline, maxGroups: 1000, link: (report) => path.join(options.dir, report), plain: true }).join('\n');
-  const none = options.new && !groups.length ? `No new errors since the baseline ${shownBaseline ?? ''}.\n`.replace(' .', '.') : '';
+  const none = options.new && !groups.length ? `${noNewGroupsLine(shownBaseline, all.filter((g) => g.unexpected).length)}\n` : '';
   return { stdout: none || `${text}\n\nRead a group's first report with: npx daebug show <report>\n`, stderr, exitCode: EXIT_OK };
 }

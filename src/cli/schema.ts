@@ -72,6 +72,8 @@ export const errorsOutputSchema = z.object({
   limit: z.number().int(),
   /** Errors that matched `daebugIgnore` or `daebug.expectError`, counted but not listed (`--expected` lists them). */
   expectedLeftOut: z.number().int(),
+  /** Unexpected errors the baseline knows, counted but not listed under `--new`; absent without it. */
+  knownLeftOut: z.number().int().optional(),
   /** The most recent `limit` errors, oldest first. */
   errors: z.array(cliErrorSchema),
 });

@@ -60,6 +60,15 @@ export function triageOrder(groups: readonly ErrorGroup[]): ErrorGroup[] {
   return [...groups].sort((a, b) => Number(b.new === true) - Number(a.new === true));
 }
 
+/**
+ * `npx daebug groups --new` when every group is known: which baseline, and how many known groups were left out. The
+ * path is set apart by a space whatever it starts with (`../`).
+ */
+export function noNewGroupsLine(baseline: string | undefined, known: number): string {
+  const left = known ? ` (${plural(known, 'known group')} left out: drop --new to list them)` : '';
+  return `No new errors since the baseline${baseline ? ` ${baseline}` : ''}${left}.`;
+}
+
 /** The section's lines: unexpected groups, then the other groups (warnings, failed requests), then fixed ones. */
 export function formatGroupsSection(input: GroupsSectionInput): string[] {
   const style = input.plain ? PLAIN : MARKDOWN;

@@ -6,6 +6,7 @@ import type { UnmappedNote } from '../model/unmapped-note';
 import { formatUnmappedSection } from './unmapped-scripts';
 import type { HistorySummary } from '../model/history-summary';
 import { formatHistorySections } from './history-sections';
+import { count } from './count';
 
 /** An entry's status while its test runs: its report is the live one. */
 export const RUNNING_STATUS = 'running';
@@ -65,7 +66,7 @@ export function formatIndexMarkdown(index: RunIndex, options: IndexMarkdownOptio
     '# daebug reports',
     '',
     `- Run: **${inline(index.status)}**${index.interrupted ? ' (interrupted: tests that did not finish have no report)' : ''}`,
-    `- Tests: ${index.tests.length}${running ? ` (${running} running, with live reports)` : ''}, ${failed} not as expected, ${unexpected} unexpected browser errors${groups !== undefined ? ` in ${groups} distinct ${groups === 1 ? 'group' : 'groups'}` : ''}`,
+    `- Tests: ${index.tests.length}${running ? ` (${running} running, with live reports)` : ''}, ${failed} not as expected, ${count(unexpected, 'unexpected browser error')}${groups !== undefined ? ` in ${groups} distinct ${groups === 1 ? 'group' : 'groups'}` : ''}`,
     ...(index.baseline !== undefined ? [`- Baseline: ${code(options.baselineShown ?? index.baseline)}`] : []),
     `- Updated: ${index.updatedAt}`,
     '',
@@ -85,7 +86,7 @@ export function formatIndexMarkdown(index: RunIndex, options: IndexMarkdownOptio
   const rest = index.tests.length - listed.length;
   lines.push('## Tests', '');
   if (!index.tests.length) lines.push('No test has finished yet.');
-  else if (!listed.length) lines.push(`All ${index.tests.length} tests ended as expected with no unexpected browser errors.`);
+  else if (!listed.length) lines.push(`${index.tests.length === 1 ? 'The 1 test' : `All ${index.tests.length} tests`} ended as expected with no unexpected browser errors.`);
   else {
     if (!small) lines.push('Running, failed, and with unexpected browser errors:', '');
     lines.push('| Status | Test | Errors | Unexpected | Console | Dropped | Report |', '| --- | --- | ---: | ---: | ---: | ---: | --- |');

@@ -15,6 +15,8 @@ import { sightingsNote } from './sightings-note';
 import { collapseByGroup, collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
 import { truncateGroup, UNEXPECTED_LISTED } from './truncate';
 import { isWarning, unexpectedWarnings, warningsSection } from './warnings';
+import { count } from './count';
+import { failureContextLines, testFailed } from './failure-context';
 
 export const RULE = '-'.repeat(70);
 
@@ -60,7 +62,7 @@ function linkNotes(event: DaebugEvent, written: Written): string {
 function eventFences(events: readonly DaebugEvent[], written: Written): string[] {
   const { head, omitted, tail } = truncateGroup(collapseRepeats(events));
   const lines = head.flatMap((run) => runEntry(run, written));
-  if (omitted) lines.push(`… ${omitted} more events …`);
+  if (omitted) lines.push(`… ${count(omitted, 'more event')} …`);
   lines.push(...tail.flatMap((run) => runEntry(run, written)));
   return lines;
 }
@@ -75,7 +77,9 @@ function runEntry(run: Repeated, written: Written): string[] {
   if (seenAgain !== undefined) return [`↑ unexpected error ${seenAgain} seen again (${code(run.event.source)} by ${inline(sightingBy(run.event))})${note ? ` ${note}` : ''}, written in full above`];
   // A failed request (not an unexpected error by default) says which error it explains, right above its fence.
   const links = linkNotes(run.event, written).replace(/^ · /, '');
-  const said = [note, links].filter(Boolean).join(' · ');
+  // Expected without an allow-list entry: the test waited for this error itself.
+  const why = run.event.expectedBy ? `expected: ${inline(run.event.expectedBy)}` : '';
+  const said = [note, why, links].filter(Boolean).join(' · ');
   return said ? [said, eventFence(run.event)] : [eventFence(run.event)];
 }
 
@@ -240,7 +244,8 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
   const unexpected = report.events.filter((e) => e.unexpected);
   const lines = ['', `${h}# Unexpected errors`, ''];
   if (!unexpected.length) {
-    lines.push('None.');
+    // A failed test with no browser error failed for its own reason: the reader is sent to where it did.
+    lines.push(testFailed(report) ? 'None. The browser had no error that counts; the test failed for its own reason (see "Where the test failed" above).' : 'None.');
     return lines;
   }
   lines.push(`${unexpected.length} unexpected ${unexpected.length === 1 ? 'error' : 'errors'}${strictNote(unexpected, report.test.strict)}.`, '');
@@ -278,7 +283,7 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
     if (number !== undefined) written.sightings.set(eventIdentity(event), number);
   });
   const left = runs.slice(listed).reduce((sum, run) => sum + run.count, 0);
-  if (left) lines.push(`… ${left} more unexpected errors in the JSON report …`, '');
+  if (left) lines.push(`… ${count(left, 'more unexpected error')} in the JSON report …`, '');
   return lines;
 }
 
@@ -331,7 +336,7 @@ function tailSections(report: Attempt, h: string, room: number): string[] {
     const bySource = Object.entries(dropped.bySource)
       .map(([source, count]) => `${code(source)} ${count}`)
       .join(', ');
-    lines.push('', `${h}# Dropped events`, '', `${dropped.total} events were dropped by daebug's limits (${bySource}), between ${dropped.firstAt ?? '?'} and ${dropped.lastAt ?? '?'}.`);
+    lines.push('', `${h}# Dropped events`, '', `${dropped.total === 1 ? '1 event was' : `${dropped.total} events were`} dropped by daebug's limits (${bySource}), between ${dropped.firstAt ?? '?'} and ${dropped.lastAt ?? '?'}.`);
   }
   const stale = report.staleAllowList;
   if (stale) {
@@ -359,7 +364,7 @@ function tailSections(report: Attempt, h: string, room: number): string[] {
 }
 
 function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, h = '#'): string {
-  const head = [...header(report, options, h), ...rootCauseSection(report, h)];
+  const head = [...header(report, options, h), ...failureContextLines(report, h), ...rootCauseSection(report, h)];
   const tail = tailSections(report, h, Math.floor(budget / 8)).join('\n');
   const room = Math.floor((budget - Buffer.byteLength(head.join('\n')) - Buffer.byteLength(tail)) / 2);
   const written: Written = { unexpected: new Map(), numbers: unexpectedNumbers(report.events), links: causalLinksOf(report.events), sightings: new Map() };

@@ -23,6 +23,12 @@ export interface TestMeta {
   repeatEachIndex?: number;
   /** The end of the failing step or action, ISO; the root cause is measured from it. */
   failedAt?: string;
+  /** The title of the failing step or action. */
+  failedStep?: string;
+  /** Where in the spec that step is, `file:line`. */
+  failedLocation?: string;
+  /** The first line of Playwright's first error of the attempt. */
+  failure?: string;
 }
 
 /** A `test.step` as the reporter saw it. */
@@ -121,7 +127,8 @@ export function attemptFromRecord(record: RecordParts | undefined, meta: TestMet
     ...(record?.unmappedScripts?.length ? { unmappedScripts: record.unmappedScripts } : {}),
     ...(record?.staleAllowList ? { staleAllowList: record.staleAllowList } : {}),
   };
-  if (!record) {
+  // A skipped test without a record never ran (a describe-level `test.skip(condition)`): no record was due.
+  if (!record && meta.status !== 'skipped') {
     attempt.diagnostics = [
       {
         code: 'DAEBUG_NO_RECORD',

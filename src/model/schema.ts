@@ -156,6 +156,11 @@ export const eventSchema = z.object({
   step: z.string().optional(),
   stepId: z.string().optional(),
   expected: z.boolean(),
+  /**
+   * Why an event no allow-list entry names is expected: `awaited by the test (page.waitForEvent('pageerror'))` when the
+   * test waited for this very error, which is then what it checks, not a bug it missed.
+   */
+  expectedBy: z.string().optional(),
   /** true for events that count as unexpected errors (strict mode fails on them). */
   unexpected: z.boolean().optional(),
   /** true when the message was rendered from structured (object) arguments. */
@@ -308,6 +313,12 @@ export const testInfoSchema = z.object({
   baseline: z.string().optional(),
   /** When the test failed: the end of its failing step or action (an `expect` that timed out, a click that threw). */
   failedAt: z.string().optional(),
+  /** When the test failed: the title of that step or action (`Click locator('#save')`, `Expect "toBeVisible"`). */
+  failedStep: z.string().optional(),
+  /** When the test failed: where that step or action is in the spec, `file:line` relative to the root. */
+  failedLocation: z.string().optional(),
+  /** When the test failed: the first line of Playwright's first error (`Test timeout of 30000ms exceeded.`). */
+  failure: z.string().optional(),
 });
 
 const reportBody = {

@@ -160,8 +160,14 @@ class DaebugReporter implements Reporter {
     };
     // Each repeat (--repeat-each) is a TestCase of its own (own id, own slug); 0 is left out so reports without repeats do not change.
     if (test.repeatEachIndex > 0) meta.repeatEachIndex = test.repeatEachIndex;
-    const failedAt = failureTime(result.steps);
-    if (failedAt !== undefined && result.status !== test.expectedStatus) meta.failedAt = new Date(failedAt).toISOString();
+    const failing = failingStep(result.steps);
+    if (failing && result.status !== test.expectedStatus) {
+      meta.failedAt = new Date(failing.endMs).toISOString();
+      meta.failedStep = failing.title;
+      if (failing.location) meta.failedLocation = `${this.relativeFile(failing.location.file)}:${failing.location.line}`;
+    }
+    const failure = result.status !== test.expectedStatus ? firstErrorLine(result) : undefined;
+    if (failure) meta.failure = failure;
     const { record, invalid } = readRecord(result);
     const attempt = buildAttempt(record, meta, collectSteps(result.steps));
     if (invalid.length) {
@@ -470,17 +476,26 @@ function readRecord(result: TestResult): { record: RecordData | undefined; inval
 }
 
 /** The end of the last step or action that failed (its error is the test's failure), in ms; undefined without one. */
-function failureTime(steps: readonly TestStep[]): number | undefined {
-  let latest: number | undefined;
+/** The step or action that failed last, and its end: the innermost one when it ends with its parent. */
+function failingStep(steps: readonly TestStep[]): { endMs: number; title: string; location: TestStep['location'] } | undefined {
+  let latest: { endMs: number; title: string; location: TestStep['location'] } | undefined;
   for (const step of steps) {
     if (step.error) {
-      const end = step.startTime.getTime() + Math.max(0, step.duration);
-      if (latest === undefined || end > latest) latest = end;
+      const endMs = step.startTime.getTime() + Math.max(0, step.duration);
+      if (latest === undefined || endMs > latest.endMs) latest = { endMs, title: step.title, location: step.location };
     }
-    const inner = failureTime(step.steps);
-    if (inner !== undefined && (latest === undefined || inner > latest)) latest = inner;
+    const inner = failingStep(step.steps);
+    if (inner !== undefined && (latest === undefined || inner.endMs >= latest.endMs)) latest = inner;
   }
   return latest;
+}
+
+/** The first line of the attempt's first error, without the terminal's colours. */
+function firstErrorLine(result: TestResult): string | undefined {
+  const message = result.errors.find((e) => e.message)?.message ?? result.error?.message;
+  // eslint-disable-next-line no-control-regex
+  const line = message?.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim());
+  return line?.trim().slice(0, 500) || undefined;
 }
 
 function collectSteps(steps: readonly TestStep[], out: StepSpan[] = [], prefix = 's'): StepSpan[] {

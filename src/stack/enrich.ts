@@ -167,7 +167,7 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
   for (const event of events) {
     // Every stack is mapped: errors, console.error/warn/trace/assert and any console call that logged an Error.
     const hasStack = event.type === 'error' || event.stack !== undefined || event.source === 'console.error';
-    const ignored = matchesIgnore(event, ignore);
+    const ignored = matchesIgnore(event, ignore) || event.awaitedBy !== undefined;
     const unexpected = isUnexpectedIn(event, recorder.options.network) && !ignored;
     const explain = unexpected || (event.source === 'browser.security' && !ignored);
     const initiator = event.network?.initiator;

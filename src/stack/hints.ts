@@ -48,6 +48,7 @@ const RULES: Rule[] = [
     test: /Failed to fetch|NetworkError when attempting to fetch resource|Load failed|net::ERR_[A-Z_]+/,
     checks: (_m, _where, input) => {
       const request = input.failedRequests?.filter((f) => f.status === undefined).pop();
+      if (OFFLINE.test(input.message) || (request?.errorText !== undefined && OFFLINE.test(request.errorText))) return offlineChecks(request);
       return [
         request
           ? `${request.method} ${request.url}${requestedIn(request)} failed before any response (${request.errorText ?? 'no response'}): is the URL right and the server up for this test?`
@@ -175,7 +176,20 @@ export function ignorePatternFor(input: HintInput): string {
   return explain(input).ignore ?? ignoreEntry(firstLine(input.message));
 }
 
+/** Chromium's error when the browser has no network: `context.setOffline(true)`, or the machine's network down. */
+const OFFLINE = /net::ERR_INTERNET_DISCONNECTED/;
+
+/** A request that failed because the browser was offline: neither CORS nor the server is to blame. */
+function offlineChecks(request: NetworkFailure | undefined, where = ''): string[] {
+  const what = request ? `${request.method} ${request.url}${where ? ` (requested${where})` : requestedIn(request)}` : 'The request';
+  return [
+    `${what} failed because the browser was offline (\`net::ERR_INTERNET_DISCONNECTED\`): did the test take the context offline (\`context.setOffline(true)\`), or was the machine's network down? No request left the browser, so it is not CORS or the server.`,
+    "If the test goes offline on purpose, the app's offline handling is what failed: should it catch this (a fallback, a message, a service worker's cache) instead of letting it surface?",
+  ];
+}
+
 function networkChecks(failure: NetworkFailure, where: string): string[] {
+  if (failure.status === undefined && failure.errorText !== undefined && OFFLINE.test(failure.errorText)) return offlineChecks(failure, where);
   const started = where ? ` (requested${where})` : '';
   if (failure.status !== undefined) {
     return [

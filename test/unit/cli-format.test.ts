@@ -72,6 +72,15 @@ describe('collectErrors', () => {
     assert.deepEqual([all.errors.map((e) => e.message), all.total, all.expectedLeftOut], [['ignored', 'real'], 2, 0]);
   });
 
+  it('under --new, counts the known errors it leaves out and says so instead of "No JavaScript errors captured"', () => {
+    const files = [reportFile('one', [event('old', at(1), { known: true }), event('older', at(2), { known: true })])];
+    const output = collectErrors(files, { dir: 'r', limit: 20, isNew: (e) => e.known !== true });
+    assert.deepEqual([output.errors.length, output.knownLeftOut], [0, 2]);
+    errorsOutputSchema.parse(output);
+    assert.equal(formatErrors(output), 'No new JavaScript errors captured\n(2 known errors, in the baseline, captured but left out by --new: drop it to list them)\n');
+    assert.equal(collectErrors(files, { dir: 'r', limit: 20 }).knownLeftOut, undefined);
+  });
+
   it('lists thrown errors, crashes, error-level console calls, and whatever else the test counted as unexpected', () => {
     assert.equal(isErrorEvent(event('x', at(1))), true);
     assert.equal(isErrorEvent(event('x', at(1), { type: 'error', source: 'page.crash', level: 'error' })), true);

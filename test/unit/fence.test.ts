@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { code, fence, inline, plainLine } from '../../src/format/fence';
-import { formatGroupsSection } from '../../src/format/error-groups';
+import { formatGroupsSection, noNewGroupsLine } from '../../src/format/error-groups';
 import type { ErrorGroup } from '../../src/model/error-group';
 import { truncateGroup } from '../../src/format/truncate';
 
@@ -64,6 +64,12 @@ describe('error groups as plain text', () => {
     intermittent: false,
     attempts: { seen: 1, total: 1 },
   };
+
+  it('says which baseline a --new run with no new group was measured against, a relative path set apart by a space', () => {
+    assert.equal(noNewGroupsLine('../../x.json', 3), 'No new errors since the baseline ../../x.json (3 known groups left out: drop --new to list them).');
+    assert.equal(noNewGroupsLine(undefined, 1), 'No new errors since the baseline (1 known group left out: drop --new to list them).');
+    assert.equal(noNewGroupsLine('b.json', 0), 'No new errors since the baseline b.json.');
+  });
 
   it('writes messages, places and flags as they are, with no heading, escape, code span or emphasis', () => {
     const plain = formatGroupsSection({ groups: [group], baseline: 'base_line.json', link: (r) => r, plain: true });

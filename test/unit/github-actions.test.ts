@@ -161,6 +161,11 @@ describe('GitHubOutput with a baseline', () => {
     assert.deepEqual(commands().map((c) => c.slice(c.lastIndexOf('::') + 2)), ['known (in baseline): Error: known one', 'Error: new one 1']);
   });
 
+  it('annotates a known error of a strict test as a warning: strict mode does not fail on it', () => {
+    const commands = testAnnotations({ report: report([known, fresh(1)], true), titlePath: ['a.spec.ts', 't'], test: { file: path.join(root, 'e2e', 'a.spec.ts'), line: 3 }, sourceInRepo: () => undefined });
+    assert.deepEqual(commands.map((c) => c.slice(0, c.indexOf(' '))), ['::warning', '::error']);
+  });
+
   it('annotates every unexpected error without a baseline', () => {
     const { github, commands } = output('auto');
     github.testEnded(test([fresh(1), fresh(2)]), false);

@@ -44,6 +44,19 @@ describe('hintFor', () => {
     assert.doesNotMatch(hintFor({ source: 'window.onerror', message })!, /No frame/);
   });
 
+  it('says an offline browser failed a request, not CORS or the server (net::ERR_INTERNET_DISCONNECTED)', () => {
+    const offline = { method: 'GET', url: 'http://h/api/data', errorText: 'net::ERR_INTERNET_DISCONNECTED', resourceType: 'fetch' };
+    const rejection = hintFor({ source: 'unhandledrejection', message: 'TypeError: Failed to fetch', failedRequests: [offline] })!;
+    assert.match(rejection, /GET http:\/\/h\/api\/data failed because the browser was offline[^\n]*context\.setOffline\(true\)/);
+    assert.doesNotMatch(rejection, /Access-Control-Allow-Origin|CORS:/);
+    const request = hintFor({ source: 'network', message: 'GET http://h/api/data failed: net::ERR_INTERNET_DISCONNECTED', network: offline, where: 'src/api.ts:3:9' })!;
+    assert.match(request, /\(requested in src\/api\.ts:3:9\) failed because the browser was offline/);
+    assert.doesNotMatch(request, /CORS, the CSP/);
+    assert.match(hintFor({ source: 'console.error', message: 'Error: net::ERR_INTERNET_DISCONNECTED' })!, /^- The request failed because the browser was offline/m);
+    // Any other failure before a response still names CORS among the causes.
+    assert.match(hintFor({ source: 'unhandledrejection', message: 'TypeError: Failed to fetch', failedRequests: [{ ...offline, errorText: 'net::ERR_CONNECTION_REFUSED' }] })!, /Access-Control-Allow-Origin/);
+  });
+
   it('leaves an error it does not recognise alone', () => {
     assert.equal(hintFor({ source: 'window.onerror', message: 'Error: the cart is closed' }), undefined);
   });

@@ -1,7 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { causalLinks, linkCauses } from '../../src/diagnosis/link';
+import { explainsNote } from '../../src/format/causal-links';
 import { formatMarkdown } from '../../src/format/markdown';
+import { eventIdentity } from '../../src/format/repeats';
 import { reportSchema, type DaebugEvent, type Report } from '../../src/model/schema';
 import { structureProblems } from '../../e2e/helpers/markdown-structure';
 
@@ -102,5 +104,21 @@ describe('causal links in the Markdown', () => {
   it('works the links out for a report written without them', () => {
     const md = formatMarkdown(report([request, parse]), { maxBytes: 65536 });
     assert.match(md, /· caused by the failed request `GET \/api\/missing` \(404\)/);
+  });
+});
+
+describe('naming an event by its time', () => {
+  it('tells a `console.warn` from the others of its second by its message, or by its place when the messages are the same', () => {
+    const warn = (ms: number, message: string) => event(ms, { source: 'console.warn', level: 'warning', ts: '12:06:43', message });
+    const a = warn(10, 'Warning: first');
+    const b = warn(20, 'Warning: second');
+    const c = warn(30, 'Warning: second');
+    const lone = event(5000, { source: 'console.warn', level: 'warning', ts: '12:06:48', message: 'alone' });
+    const events = [request, a, b, c, lone];
+    const links = { causedBy: new Map<string, DaebugEvent>(), causes: new Map([[eventIdentity(request), [a, c, lone]]]), events };
+    assert.equal(
+      explainsNote(request, links, () => undefined),
+      '→ explains the `console.warn` at 12:06:43 (`Warning: first`) and the `console.warn` at 12:06:43 (`Warning: second`, the 2nd of 2 at that time) and the `console.warn` at 12:06:48',
+    );
   });
 });

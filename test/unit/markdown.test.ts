@@ -182,3 +182,10 @@ describe('no invitation to hide bugs', () => {
     assert.match(formatMarkdown(report(), { maxBytes: 65536 }), /^- Status: \*\*passed\*\*$/m);
   });
 });
+
+describe('count phrases', () => {
+  it('say "1 event was dropped", not "1 events were"', () => {
+    const md = formatMarkdown(report({ dropped: { total: 1, bySource: { 'console.log': 1 }, firstAt: '10:00:00', lastAt: '10:00:00' }, summary: { errors: 0, unexpected: 0, console: 0, dropped: 1 } }), { maxBytes: 65536 });
+    assert.match(md, /^1 event was dropped by daebug's limits \(`console\.log` 1\)/m);
+  });
+});

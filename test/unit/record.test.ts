@@ -139,6 +139,15 @@ describe('record validation (src/model/record.ts)', () => {
   });
 });
 
+describe('an attempt without a record', () => {
+  const meta = (status: string) => ({ title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', line: 1, project: '', status, expectedStatus: status === 'skipped' ? 'skipped' : 'passed', retry: 0, duration: 0 });
+
+  it('says DAEBUG_NO_RECORD of a test that ran, and nothing of a skipped test, which never ran', () => {
+    assert.deepEqual(buildAttempt(undefined, meta('passed'), []).diagnostics?.map((d) => d.code), ['DAEBUG_NO_RECORD']);
+    assert.deepEqual(buildAttempt(undefined, meta('skipped'), []).diagnostics, []);
+  });
+});
+
 describe('playwrightWillRetry', () => {
   const test = (expectedStatus: 'passed' | 'failed' | 'skipped', retries: number) => ({ expectedStatus, retries });
   const result = (status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted', retry: number) => ({ status, retry });

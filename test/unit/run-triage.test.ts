@@ -242,6 +242,13 @@ describe('index.md', () => {
     assert.match(large, /^99 other tests ended as expected with no unexpected browser errors\.$/m);
   });
 
+  it('agrees its counts in number: 1 unexpected browser error, 1 test', () => {
+    const one = formatIndexMarkdown({ schemaVersion: 1, status: 'passed', interrupted: false, startedAt: '', updatedAt: '', outputDir: '/r', tests: [entry(1, 1)] });
+    assert.match(one, /^- Tests: 1, 0 not as expected, 1 unexpected browser error$/m);
+    const clean = formatIndexMarkdown({ schemaVersion: 1, status: 'passed', interrupted: false, startedAt: '', updatedAt: '', outputDir: '/r', tests: [entry(1, 0)] });
+    assert.match(clean, /^- Tests: 1, 0 not as expected, 0 unexpected browser errors$/m);
+  });
+
   function boom(i: number): DaebugEvent {
     return event(`Error: boom ${i}`, { fingerprint: 'aaaaaaaaaaaa', origin: 'app' });
   }
