@@ -3,7 +3,7 @@
  * failed with no browser error would otherwise say "Unexpected errors: None." and nothing of the failure. Pure: from
  * the attempt's `failedAt`, `failedStep` and `failure` (Playwright's steps and error) and its events.
  */
-import { firstLine } from './first-line';
+import { firstLine } from '../text/first-line';
 import { code, inline } from './fence';
 import { formatClock as clock } from '../model/classify';
 import type { Attempt, DaebugEvent } from '../model/schema';
