@@ -5,14 +5,16 @@ import type { Attempt, DaebugEvent, Job, Report } from '../model/schema';
 import { errorBody, eventFence } from './event-block';
 import { code, fence, inline } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
-import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers, type CausalLinks } from './causal-links';
+import { causalLinksOf, causedByNote, explainsNote, type CausalLinks } from './causal-links';
+import { fixOrder, unexpectedNumbers } from './fix-order';
 import { componentNote } from './component-note';
 import { foundNote, lineToFixHow } from './found-note';
 import { rootCauseSection } from './root-cause';
 import { lineToFix } from '../diagnosis/line-to-fix';
+import { rankRootCause, type RootCause } from '../diagnosis/rank';
 import { sightingBy } from '../run/sightings';
 import { sightingsNote } from './sightings-note';
-import { collapseByGroup, collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
+import { collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
 import { truncateGroup, UNEXPECTED_LISTED } from './truncate';
 import { isWarning, unexpectedWarnings, warningsSection } from './warnings';
 
@@ -44,7 +46,7 @@ export function formatDuration(ms: number): string {
 interface Written {
   /** Unexpected errors written in full in their own section, by event identity: their number there. */
   unexpected: Map<string, number>;
-  /** Every unexpected error's number in that section (repeats share one), listed or not. */
+  /** Every unexpected error's number in that section (repeats share one), listed or not, in the order to fix them. */
   numbers: Map<string, number>;
   /** Other sightings of an error written in full above (src/run/sightings.ts), by event identity: that error's number. */
   sightings: Map<string, number>;
@@ -200,7 +202,7 @@ export function eventsLine(report: Pick<Attempt, 'summary' | 'events'>): string 
   return `- Events: ${errors}${failedRequests}, ${s.unexpected} unexpected (${parts.join(', ')}${known}), ${rest}`;
 }
 
-function header(report: Attempt, options: MarkdownOptions, h: string): string[] {
+function header(report: Attempt, options: MarkdownOptions, h: string, numbers: ReadonlyMap<string, number>): string[] {
   const t = report.test;
   const outcome = t.status === t.expectedStatus ? t.status : `${t.status} (expected ${t.expectedStatus})`;
   // A pass is not a clean bill of health when the browser had errors: the status line says so itself.
@@ -223,7 +225,6 @@ function header(report: Attempt, options: MarkdownOptions, h: string): string[] 
   const unexpectedOnes = unexpectedWarnings(report.events);
   if (warnings) {
     // Which ones: their numbers among the unexpected errors, so a reader need not look for them.
-    const numbers = unexpectedNumbers(report.events);
     const which = [...new Set(report.events.filter((e) => e.unexpected && isWarning(e)).map((e) => numbers.get(eventIdentity(e))).filter((n): n is number => n !== undefined))].sort((a, b) => a - b);
     lines.push(`- Warnings: ${warnings}${unexpectedOnes ? ` (${unexpectedOnes === warnings ? 'all' : unexpectedOnes} of them listed as unexpected errors)` : ''}`);
     if (which.length) lines.push(`  - listed as ${which.length === 1 ? 'unexpected error' : 'unexpected errors'} ${which.join(', ')}`);
@@ -236,7 +237,7 @@ function header(report: Attempt, options: MarkdownOptions, h: string): string[] 
   return lines;
 }
 
-function unexpectedSection(report: Attempt, h: string, room: number, written: Written): string[] {
+function unexpectedSection(report: Attempt, h: string, room: number, written: Written, cause: RootCause | undefined): string[] {
   const unexpected = report.events.filter((e) => e.unexpected);
   const lines = ['', `${h}# Unexpected errors`, ''];
   if (!unexpected.length) {
@@ -246,7 +247,8 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
   lines.push(`${unexpected.length} unexpected ${unexpected.length === 1 ? 'error' : 'errors'}${strictNote(unexpected, report.test.strict)}.`, '');
   // Listed while they fit in `room` bytes, so a few huge stacks cannot push the report over its budget.
   let used = Buffer.byteLength(lines.join('\n'));
-  const runs = collapseByGroup(unexpected);
+  // Numbered in the order to fix them (src/format/fix-order.ts): "fix 1 first" reads directly.
+  const runs = fixOrder(report, cause);
   let listed = 0;
   for (const [index, run] of runs.slice(0, UNEXPECTED_LISTED).entries()) {
     const event = run.event;
@@ -359,11 +361,13 @@ function tailSections(report: Attempt, h: string, room: number): string[] {
 }
 
 function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, h = '#'): string {
-  const head = [...header(report, options, h), ...rootCauseSection(report, h)];
+  const cause = rankRootCause(report);
+  const numbers = unexpectedNumbers(report, cause);
+  const head = [...header(report, options, h, numbers), ...rootCauseSection(report, h, cause, numbers)];
   const tail = tailSections(report, h, Math.floor(budget / 8)).join('\n');
   const room = Math.floor((budget - Buffer.byteLength(head.join('\n')) - Buffer.byteLength(tail)) / 2);
-  const written: Written = { unexpected: new Map(), numbers: unexpectedNumbers(report.events), links: causalLinksOf(report.events), sightings: new Map() };
-  const listed = [...head, ...unexpectedSection(report, h, room, written)];
+  const written: Written = { unexpected: new Map(), numbers, links: causalLinksOf(report.events), sightings: new Map() };
+  const listed = [...head, ...unexpectedSection(report, h, room, written, cause)];
   // Warnings are short: a line and a one-line fence each, within an eighth of the budget and a third of what is left.
   const left = budget - Buffer.byteLength(listed.join('\n')) - Buffer.byteLength(tail);
   const warnings = warningsSection(report.events, h, Math.min(Math.floor(budget / 8), Math.floor(left / 3)));
@@ -429,7 +433,7 @@ export function formatMarkdown(report: Report, options: MarkdownOptions): string
 function headerOnly(report: Report, options: MarkdownOptions): string {
   const note = `\nThis report did not fit in ${Math.round(options.maxBytes / 1024)} KiB${options.jsonFile ? `; the JSON report ${code(options.jsonFile)} has everything` : ''}.\n`;
   let text = '';
-  for (const line of header(report, options, '#')) {
+  for (const line of header(report, options, '#', unexpectedNumbers(report))) {
     const cut = Buffer.from(line).subarray(0, 1024).toString('utf8').replace(/\uFFFD$/, '');
     if (Buffer.byteLength(text + cut + note) + 1 > options.maxBytes) break;
     text += `${cut}\n`;

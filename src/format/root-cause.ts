@@ -4,13 +4,14 @@ import { rankRootCause, type RootCause } from '../diagnosis/rank';
 import { formatClock } from '../model/classify';
 import { locationText } from '../model/position-text';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
-import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers } from './causal-links';
+import { causalLinksOf, causedByNote, explainsNote } from './causal-links';
 import { componentPlace } from './component-note';
 import { foundAdvice, foundNote } from './found-note';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
-import { collapseByGroup, eventIdentity } from './repeats';
+import { unexpectedNumbers } from './fix-order';
+import { eventIdentity } from './repeats';
 import { UNEXPECTED_LISTED } from './truncate';
 import { warningPlace } from './warnings';
 
@@ -76,12 +77,11 @@ function firstThingToTry(event: DaebugEvent, where: string | undefined): string 
   return 'No frame of its stack is in your code: find the app code that called into the library (the JSON report keeps the raw frames), or turn on `daebugAsyncStacks` to see what started the work.';
 }
 
-/** `unexpected error 3 below`: its number in the Unexpected errors section, where repeats are one entry. */
-function entryName(event: DaebugEvent, report: Attempt): string {
-  const identity = eventIdentity(event);
-  const index = collapseByGroup(report.events.filter((e) => e.unexpected)).findIndex((run) => run.members.some((m) => eventIdentity(m) === identity));
-  if (index === -1) return 'an unexpected error';
-  return index < UNEXPECTED_LISTED ? `unexpected error ${index + 1} below` : `unexpected error ${index + 1} (in the JSON report)`;
+/** `unexpected error 3 below`: its number in the Unexpected errors section (src/format/fix-order.ts). */
+function entryName(event: DaebugEvent, numbers: ReadonlyMap<string, number>): string {
+  const number = numbers.get(eventIdentity(event));
+  if (number === undefined) return 'an unexpected error';
+  return number <= UNEXPECTED_LISTED ? `unexpected error ${number} below` : `unexpected error ${number} (in the JSON report)`;
 }
 
 /** Independent problems listed in the Root cause block at most; the Unexpected errors section has them all. */
@@ -91,7 +91,7 @@ const ORDER_LISTED = 8;
  * `- 3 independent problems, fix each: …` and the order to look at them, each by its number below, its kind and its
  * place: the block names one error first, but when nothing ties the others to it, it must not read as the only one.
  */
-function problemOrder(cause: RootCause, report: Attempt): string[] {
+function problemOrder(cause: RootCause, numbers: ReadonlyMap<string, number>): string[] {
   const lines = [
     `- ${cause.independent} independent problems, fix each: none of them explains another, so fixing one will not fix the others. Look at them in this order (the first for the reason under Chosen):`,
   ];
@@ -99,7 +99,7 @@ function problemOrder(cause: RootCause, report: Attempt): string[] {
     // The line to fix first: the app's own frame, else the component the framework named (the Warnings' order).
     const frame = firstUserFrame(event.frames);
     const place = frame ? `at ${code(frameWhere(frame))}` : warningPlace(event);
-    lines.push(`  ${index + 1}. ${entryName(event, report)}${event === cause.event ? ' (this one)' : ''}: ${kind}${place ? `; ${place}` : ''}`);
+    lines.push(`  ${index + 1}. ${entryName(event, numbers)}${event === cause.event ? ' (this one)' : ''}: ${kind}${place ? `; ${place}` : ''}`);
   }
   if (cause.order.length > ORDER_LISTED) lines.push(`  … ${cause.order.length - ORDER_LISTED} more below`);
   return lines;
@@ -109,8 +109,7 @@ function problemOrder(cause: RootCause, report: Attempt): string[] {
  * A short "Root cause" block for the error ranked first (src/diagnosis/rank.ts): what, where (the original file:line
  * and function, the framework's component), when (the job or step), how it was chosen and what to try first.
  */
-export function rootCauseSection(report: Attempt, h: string): string[] {
-  const cause = rankRootCause(report);
+export function rootCauseSection(report: Attempt, h: string, cause = rankRootCause(report), numbers = unexpectedNumbers(report, cause)): string[] {
   if (!cause) return [];
   const event = cause.event;
   // An Error rethrown with a `cause`, or a Promise.any's AggregateError, may have no frame of its own in the app:
@@ -121,7 +120,7 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   // Stacks that were never mapped (no frames as data) still have the browser's own location.
   const location = event.frames?.length ? undefined : locationText(event.location);
   const where = frame ? frameWhere(frame) : location;
-  const lines = ['', `${h}# Root cause`, '', `The ${code(event.source)} in ${code(event.realm)} at ${event.ts}, ${entryName(event, report)}:`, ''];
+  const lines = ['', `${h}# Root cause`, '', `The ${code(event.source)} in ${code(event.realm)} at ${event.ts}, ${entryName(event, numbers)}:`, ''];
   if (where) {
     const logged = event.loggedAt?.original ?? (event.loggedAt ? { source: event.loggedAt.url, line: event.loggedAt.line } : undefined);
     const loggedAt = logged ? `; logged at ${code(`${logged.source}:${logged.line}`)}` : '';
@@ -137,7 +136,6 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   const component = componentLine(event, report.events);
   if (component) lines.push(component);
   lines.push(`- When: ${during(event, report)}`);
-  const numbers = unexpectedNumbers(report.events);
   const links = causalLinksOf(report.events);
   const number = (e: DaebugEvent) => numbers.get(eventIdentity(e));
   const causedBy = causedByNote(event, links, number);
@@ -146,7 +144,7 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   if (explains) lines.push(`- Explains: ${explains.replace(/^→ explains /, '')}`);
   // The reason is daebug's own words only (no page or test text), so it stands outside a fence.
   lines.push(`- Chosen: ${cause.reason}`);
-  if (cause.independent > 1) lines.push(...problemOrder(cause, report));
+  if (cause.independent > 1) lines.push(...problemOrder(cause, numbers));
   // What the page said stays inside a fence, like all page text: it must not read as the report's own words.
   const message = headline(event.message).slice(0, 300);
   lines.push('', fence(eventInfo(event), `${message}\n\nTry first: ${firstThingToTry(event, frame?.original ? `${frame.original.source}:${frame.original.line}` : where)}`));

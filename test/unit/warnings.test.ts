@@ -125,11 +125,12 @@ describe('a located component in the report', () => {
     const md = formatMarkdown(report([keyWarning, widgetError], { test: { ...report([]).test, status: 'failed' } }), { maxBytes: 65536 });
     // The chosen error's own lines; the order of the independent problems after them names each one's own place.
     const rootCause = md.slice(md.indexOf('## Root cause'), md.indexOf(' independent problems'));
-    assert.match(md, /^  2\. unexpected error 1 below: a React warning about your component `CartList` \(no frame in your code\); component `<CartList>` at `src\/CartList\.tsx:3` \(found by name\)$/m);
+    // Numbered in the order to fix them (issue 37): the chosen error is unexpected error 1.
+    assert.match(md, /^  2\. unexpected error 2 below: a React warning about your component `CartList` \(no frame in your code\); component `<CartList>` at `src\/CartList\.tsx:3` \(found by name\)$/m);
     assert.match(rootCause, /^- React component `<BrokenWidget>` at `src\/BrokenWidget\.tsx:4` \(found by name\): /m);
     assert.doesNotMatch(rootCause, /CartList/);
-    assert.match(md, /^1\. `console\.error` in `page` at 10:00:00 \(no frame of the stack is in your code\) · component `<CartList>` at `src\/CartList\.tsx:3` \(found by name\)/m);
-    assert.match(md, /^2\. `console\.error` in `page` at 10:00:00 at `src\/BrokenWidget\.tsx:6:20 in BrokenWidget` · component `<BrokenWidget>` at `src\/BrokenWidget\.tsx:4` \(found by name\)/m);
+    assert.match(md, /^2\. `console\.error` in `page` at 10:00:00 \(no frame of the stack is in your code\) · component `<CartList>` at `src\/CartList\.tsx:3` \(found by name\)/m);
+    assert.match(md, /^1\. `console\.error` in `page` at 10:00:00 at `src\/BrokenWidget\.tsx:6:20 in BrokenWidget` · component `<BrokenWidget>` at `src\/BrokenWidget\.tsx:4` \(found by name\)/m);
   });
 
   it("says so when the component's declaration was not found, and names the owner stack when React gave it", () => {
