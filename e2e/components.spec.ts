@@ -95,7 +95,8 @@ test('both warnings are listed once, as unexpected errors with their components,
   const { md } = byTitle('key and prop warnings next to a click error');
   expect(structureProblems(md)).toEqual([]);
   // React's warnings are console.error, so unexpected errors: listed there only, never again under Warnings.
-  expect(md).toMatch(/^- Warnings: 2 \(all of them listed as unexpected errors\)$/m);
+  // The header names them by their numbers there (issue 37): after the click error, the one to fix first.
+  expect(md).toMatch(/^- Warnings: 2 \(all of them listed as unexpected errors 2, 3\)$/m);
   expect(md).not.toContain('## Warnings');
   expect(md.split('unique "key" prop.').length - 1, 'the key warning appears once').toBe(1);
   // The unexpected error entries carry the place, and say who logged it: React, about the app's component.

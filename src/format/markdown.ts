@@ -226,8 +226,8 @@ function header(report: Attempt, options: MarkdownOptions, h: string, numbers: R
   if (warnings) {
     // Which ones: their numbers among the unexpected errors, so a reader need not look for them.
     const which = [...new Set(report.events.filter((e) => e.unexpected && isWarning(e)).map((e) => numbers.get(eventIdentity(e))).filter((n): n is number => n !== undefined))].sort((a, b) => a - b);
-    lines.push(`- Warnings: ${warnings}${unexpectedOnes ? ` (${unexpectedOnes === warnings ? 'all' : unexpectedOnes} of them listed as unexpected errors)` : ''}`);
-    if (which.length) lines.push(`  - listed as ${which.length === 1 ? 'unexpected error' : 'unexpected errors'} ${which.join(', ')}`);
+    const listedAs = which.length ? `${which.length === 1 ? 'unexpected error' : 'unexpected errors'} ${which.join(', ')}` : 'unexpected errors';
+    lines.push(`- Warnings: ${warnings}${unexpectedOnes ? ` (${unexpectedOnes === warnings ? 'all' : unexpectedOnes} of them listed as ${listedAs})` : ''}`);
   }
   // Values not read in full: they could not matter to a passing test (daebugValues), or the page was gone first.
   const previews = report.events.filter((e) => e.preview).length;

@@ -163,6 +163,7 @@ describe('the Root cause block uses the ranking', () => {
     assert.match(md, /^  1\. unexpected error 1 below \(this one\)/m);
     assert.match(md, /^  2\. unexpected error 2 below: error logged by your code/m);
     assert.match(md, /^  3\. unexpected error 3 below: a React warning/m);
+    assert.match(md, /^- Warnings: 1 \(all of them listed as unexpected error 3\)$/m);
     const transcript = md.slice(md.indexOf('## Transcript'));
     assert.match(transcript, /↑ unexpected error 3 \(`console\.error`\), written in full above\n↑ unexpected error 2 \(`console\.error`\), written in full above\n↑ unexpected error 1 \(`window\.onerror`\), written in full above/);
     assert.deepEqual(structureProblems(md), []);
