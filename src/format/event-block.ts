@@ -70,9 +70,11 @@ function errorParts(event: DaebugEvent): string {
   return lines.length ? `\n${lines.join('\n')}` : '';
 }
 
-export function eventFence(event: DaebugEvent): string {
+/** An event's fence; `excerpt`, the code of a line located by other means than a frame, goes below its own code frame. */
+export function eventFence(event: DaebugEvent, excerpt = ''): string {
   let body = eventBody(event);
   if (event.snippet) body += `\n\n${event.snippet}`;
+  if (excerpt) body += `\n\n${excerpt}`;
   if (event.hint) body += `\n\n${event.hint}`;
   return fence(eventInfo(event), body);
 }

@@ -8,7 +8,7 @@ import { firstUserFrame, frameWhere } from './frames';
 import { causalLinksOf, causedByNote, explainsNote, type CausalLinks } from './causal-links';
 import { fixOrder, unexpectedNumbers } from './fix-order';
 import { componentNote } from './component-note';
-import { foundNote, lineToFixHow } from './found-note';
+import { foundNote, lineToFixExcerpt, lineToFixHow, requestExcerpt } from './found-note';
 import { rootCauseSection } from './root-cause';
 import { lineToFix } from '../diagnosis/line-to-fix';
 import { rankRootCause, type RootCause } from '../diagnosis/rank';
@@ -78,7 +78,9 @@ function runEntry(run: Repeated, written: Written): string[] {
   // A failed request (not an unexpected error by default) says which error it explains, right above its fence.
   const links = linkNotes(run.event, written).replace(/^ · /, '');
   const said = [note, links].filter(Boolean).join(' · ');
-  return said ? [said, eventFence(run.event)] : [eventFence(run.event)];
+  // A failed request is written in full only here: with the code of the app's call that made it.
+  const fenced = eventFence(run.event, run.event.network ? requestExcerpt(run.event) : '');
+  return said ? [said, fenced] : [fenced];
 }
 
 
@@ -260,7 +262,9 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
     const logger = loggedBy(event);
     const seen = sightingsNote(event.sightings);
     const by = seen ? ` · ${seen}` : logger ? ` · ${loggerPhrase(logger)}` : '';
-    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}${note ? ` ${note}` : ''}${component}${by}${linkNotes(event, written)}${baselineNote(event, report.test.baseline !== undefined)}`, eventFence(event), ''];
+    // A line located by other means than a frame shows its code, as a frame does.
+    const excerpt = frame ? '' : event.network ? requestExcerpt(event) : lineToFixExcerpt(event, lineToFix(event, report.events));
+    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}${note ? ` ${note}` : ''}${component}${by}${linkNotes(event, written)}${baselineNote(event, report.test.baseline !== undefined)}`, eventFence(event, excerpt), ''];
     let size = Buffer.byteLength(entry.join('\n')) + 1;
     // An error bigger than the room left is shown by its first lines rather than not at all.
     if (used + size > room && room - used > 1024) {

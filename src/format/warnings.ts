@@ -13,7 +13,7 @@ import type { DaebugEvent } from '../model/schema';
 import { componentNote } from './component-note';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
-import { foundNote } from './found-note';
+import { foundExcerpt, foundNote } from './found-note';
 import { firstLine, type FirstLineOptions } from './first-line';
 import { firstUserFrame, frameWhere } from './frames';
 
@@ -90,7 +90,10 @@ export function warningsSection(events: readonly DaebugEvent[], h: string, room:
   for (const [index, { event, count, members }] of entries.slice(0, WARNINGS_LISTED).entries()) {
     const place = warningPlace(event);
     const repeats = count > 1 ? ` × ${count}${members[count - 1]!.ts === event.ts ? '' : ` (${event.ts} to ${members[count - 1]!.ts})`}` : '';
-    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${place ? `: ${place}` : ''}${repeats}`, fence(eventInfo(event), firstLine(event.message, WARNING_LINE)), ''];
+    // A line found in the source (where a component is used) shows its code, as a frame's code frame would.
+    const excerpt = firstUserFrame(event.frames) ? '' : foundExcerpt(event);
+    const body = firstLine(event.message, WARNING_LINE) + (excerpt ? `\n\n${excerpt}` : '');
+    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${place ? `: ${place}` : ''}${repeats}`, fence(eventInfo(event), body), ''];
     const size = Buffer.byteLength(entry.join('\n')) + 1;
     if (used + size > room) break;
     lines.push(...entry);

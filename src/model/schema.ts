@@ -76,6 +76,8 @@ export const networkSchema = z.object({
        * frames) at its original position and function, when a source map had it.
        */
       original: z.object({ source: z.string(), line: z.number().int(), column: z.number().int(), functionName: z.string().optional() }).optional(),
+      /** The code around `original`, as a frame's `snippet`: the app's call that made the request, with a caret. */
+      snippet: z.string().optional(),
     })
     .optional(),
 });
@@ -133,6 +135,8 @@ export const foundLineSchema = z.object({
    * binding of the component Angular's sanitizer warning comes from.
    */
   by: z.enum(['url', 'component-use', 'key-map', 'assignment', 'inner-html']),
+  /** The lines around it, numbered, the line marked with `>`, as a frame's `snippet` (no caret: found by text, it has no column). */
+  snippet: z.string().optional(),
 });
 
 export const eventSchema = z.object({

@@ -143,13 +143,14 @@ async function explainTarget(target: Target, run: Run): Promise<void> {
   // The app's call that made the request, not the library's fetch wrapper on top of the initiator's stack.
   const caller = initiator && firstFrame?.original;
   if (caller) initiator.original = { source: caller.source, line: caller.line, column: caller.column, ...(caller.functionName ? { functionName: caller.functionName } : {}) };
-  if (!target.explain) return;
+  if (!target.explain && !caller) return;
   const first = located.find((l) => l.frame === firstFrame);
-  if (first?.text) {
-    const text = await withDeadline(first.text(), Math.max(0, run.lookupEnd - Date.now()));
-    const snippet = text ? codeFrame(text, first.line, first.column) : undefined;
-    if (snippet) target.holder.snippet = snippet;
-  }
+  const text = first?.text ? await withDeadline(first.text(), Math.max(0, run.lookupEnd - Date.now())) : undefined;
+  const snippet = text && first ? codeFrame(text, first.line, first.column) : undefined;
+  // The app's call that made a failed request is a located line too: it gets its code, as an error's frame does.
+  if (caller && initiator && snippet) initiator.snippet = snippet;
+  if (!target.explain) return;
+  if (snippet) target.holder.snippet = snippet;
   const input = { source: target.source, message: target.message, where: first ? where(first.frame) : undefined, failedRequests: target.failedRequests, network: target.network };
   const hint = hintFor(input);
   if (hint) target.holder.hint = hint;
