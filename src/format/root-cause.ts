@@ -13,7 +13,9 @@ import { firstUserFrame, frameWhere } from './frames';
 import { unexpectedNumbers } from './fix-order';
 import { eventIdentity } from './repeats';
 import { UNEXPECTED_LISTED } from './truncate';
-import { warningPlace } from './warnings';
+import { loggedBy, loggerPhrase } from '../diagnosis/logged-by';
+import { componentNamedIn } from '../stack/locate-component';
+import { warningEntries, warningPlace, WARNINGS_LISTED, type WarningEntry } from './warnings';
 
 /** A framework's own words about where an error happened, read from what it logged. */
 export interface FrameworkContext {
@@ -88,20 +90,46 @@ function entryName(event: DaebugEvent, numbers: ReadonlyMap<string, number>): st
 const ORDER_LISTED = 8;
 
 /**
+ * The Warnings section's entries that are problems of their own: a warning an error explains (Vue's "Unhandled error
+ * during execution of mounted hook" before the error it rethrows) is that error's, not another problem. Each with its
+ * number in that section.
+ */
+function independentWarnings(report: Attempt): Array<{ entry: WarningEntry; number: number }> {
+  const links = causalLinksOf(report.events);
+  return warningEntries(report.events)
+    .map((entry, i) => ({ entry, number: i + 1 }))
+    .filter(({ entry }) => !entry.members.some((m) => links.causedBy.has(eventIdentity(m)) || links.causes.has(eventIdentity(m))));
+}
+
+/** `a Vue warning about your component `UserCard``, `warning logged by your code`: a warning's kind, as the ranking says an error's. */
+function warningKind(event: DaebugEvent): string {
+  const logger = loggedBy(event);
+  if (logger?.by === 'framework') return loggerPhrase(logger, event.component?.name ?? componentNamedIn(event.message, event.stack)?.name);
+  if (logger?.by === 'app') return 'warning logged by your code';
+  return logger?.by === 'library' ? 'warning logged by a library' : 'warning';
+}
+
+/**
  * `- 3 independent problems, fix each: …` and the order to look at them, each by its number below, its kind and its
  * place: the block names one error first, but when nothing ties the others to it, it must not read as the only one.
+ * The warnings that are not unexpected errors are problems too, after them: a reader who stops at N misses none.
  */
-function problemOrder(cause: RootCause, numbers: ReadonlyMap<string, number>): string[] {
+function problemOrder(cause: RootCause, numbers: ReadonlyMap<string, number>, warnings: ReadonlyArray<{ entry: WarningEntry; number: number }>): string[] {
+  const total = cause.independent + warnings.length;
   const lines = [
-    `- ${cause.independent} independent problems, fix each: none of them explains another, so fixing one will not fix the others. Look at them in this order (the first for the reason under Chosen):`,
+    `- ${total} independent problems, fix each: none of them explains another, so fixing one will not fix the others. Look at them in this order (the first for the reason under Chosen):`,
   ];
-  for (const [index, { event, kind }] of cause.order.slice(0, ORDER_LISTED).entries()) {
+  const problems = [
+    ...cause.order.map(({ event, kind }) => ({ event, kind, name: `${entryName(event, numbers)}${event === cause.event ? ' (this one)' : ''}` })),
+    ...warnings.map(({ entry, number }) => ({ event: entry.event, kind: warningKind(entry.event), name: number <= WARNINGS_LISTED ? `warning ${number} below` : `warning ${number} (in the JSON report)` })),
+  ];
+  for (const [index, { event, kind, name }] of problems.slice(0, ORDER_LISTED).entries()) {
     // The line to fix first: the app's own frame, else the component the framework named (the Warnings' order).
     const frame = firstUserFrame(event.frames);
     const place = frame ? `at ${code(frameWhere(frame))}` : warningPlace(event);
-    lines.push(`  ${index + 1}. ${entryName(event, numbers)}${event === cause.event ? ' (this one)' : ''}: ${kind}${place ? `; ${place}` : ''}`);
+    lines.push(`  ${index + 1}. ${name}: ${kind}${place ? `; ${place}` : ''}`);
   }
-  if (cause.order.length > ORDER_LISTED) lines.push(`  … ${cause.order.length - ORDER_LISTED} more below`);
+  if (problems.length > ORDER_LISTED) lines.push(`  … ${problems.length - ORDER_LISTED} more below`);
   return lines;
 }
 
@@ -144,7 +172,8 @@ export function rootCauseSection(report: Attempt, h: string, cause = rankRootCau
   if (explains) lines.push(`- Explains: ${explains.replace(/^→ explains /, '')}`);
   // The reason is daebug's own words only (no page or test text), so it stands outside a fence.
   lines.push(`- Chosen: ${cause.reason}`);
-  if (cause.independent > 1) lines.push(...problemOrder(cause, numbers));
+  const warnings = independentWarnings(report);
+  if (cause.independent + warnings.length > 1) lines.push(...problemOrder(cause, numbers, warnings));
   // What the page said stays inside a fence, like all page text: it must not read as the report's own words.
   const message = headline(event.message).slice(0, 300);
   lines.push('', fence(eventInfo(event), `${message}\n\nTry first: ${firstThingToTry(event, frame?.original ? `${frame.original.source}:${frame.original.line}` : where)}`));

@@ -73,7 +73,7 @@ export function unexpectedWarnings(events: readonly DaebugEvent[]): number {
 }
 
 /** Entries listed at most; the JSON report has every warning. */
-const WARNINGS_LISTED = 20;
+export const WARNINGS_LISTED = 20;
 
 /**
  * `## Warnings`: one list line per entry (source, realm, time, place, repeats) and its first line in a fence, while they fit in `room` bytes; empty without warnings.

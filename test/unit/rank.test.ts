@@ -145,6 +145,25 @@ describe('rankRootCause: independent errors', () => {
     assert.doesNotMatch(md, /independent (errors|problems)/);
   });
 
+  it('counts the warnings that are no unexpected error among the problems, after the errors, but not a warning an error explains (issue 37)', () => {
+    const vue = (ms: number, message: string) => event(ms, { source: 'console.warn', level: 'warn', unexpected: undefined, message, frames: [{ url: 'http://h/app.js', line: 1, column: 5, library: '@vue/runtime-core' }] });
+    const age = vue(0, '[Vue warn]: Invalid prop: type check failed for prop "age".\n  at <UserCard>\n  at <App>');
+    const amount = vue(10, '[Vue warn]: Missing required prop: "amount"\n  at <OrderTotal>\n  at <App>');
+    const hook = vue(400, '[Vue warn]: Unhandled error during execution of mounted hook \n  at <BrokenList>\n  at <App>');
+    const error = thrown(401);
+    const md = formatMarkdown(report([age, amount, hook, error]), { maxBytes: 65536 });
+    assert.match(md, /^- 3 independent problems, fix each: none of them explains another/m);
+    assert.match(md, /^  1\. unexpected error 1 below \(this one\): uncaught error in your code; at `src\/App\.tsx:14:11 in removeAll`\n  2\. warning 1 below: a Vue warning about your component `UserCard`; no frame of its stack is in your code\n  3\. warning 2 below: a Vue warning about your component `OrderTotal`; no frame of its stack is in your code$/m);
+    assert.doesNotMatch(md, /BrokenList`/);
+    // The Warnings section numbers them the same way.
+    assert.match(md, /^1\. `console\.warn` in `page` at 10:00:00: .*\n```Text console\.warn\n\[Vue warn\]: Invalid prop/m);
+    assert.match(md, /^2\. `console\.warn` in `page` at 10:00:00: .*\n```Text console\.warn\n\[Vue warn\]: Missing required prop/m);
+    assert.deepEqual(structureProblems(md), []);
+    // One error and one warning are two problems; one error alone is one.
+    assert.match(formatMarkdown(report([age, error]), { maxBytes: 65536 }), /^- 2 independent problems, fix each: .*\n  1\. unexpected error 1 below \(this one\).*\n  2\. warning 1 below: /m);
+    assert.doesNotMatch(formatMarkdown(report([hook, error]), { maxBytes: 65536 }), /independent problems/);
+  });
+
   it('says nothing of independence for one error, repeated or not', () => {
     const cause = rankRootCause(report([thrown(0), thrown(5)]))!;
     assert.equal(cause.independent, 1);
