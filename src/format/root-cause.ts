@@ -7,6 +7,7 @@ import type { Attempt, DaebugEvent, Job } from '../model/schema';
 import { causalLinksOf, causedByNote, explainsNote } from './causal-links';
 import { componentPlace } from './component-note';
 import { foundAdvice, foundNote } from './found-note';
+import { loggedWhere } from './logged-where';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
@@ -150,8 +151,9 @@ export function rootCauseSection(report: Attempt, h: string, cause = rankRootCau
   const where = frame ? frameWhere(frame) : location;
   const lines = ['', `${h}# Root cause`, '', `The ${code(event.source)} in ${code(event.realm)} at ${event.ts}, ${entryName(event, numbers)}:`, ''];
   if (where) {
-    const logged = event.loggedAt?.original ?? (event.loggedAt ? { source: event.loggedAt.url, line: event.loggedAt.line } : undefined);
-    const loggedAt = logged ? `; logged at ${code(`${logged.source}:${logged.line}`)}` : '';
+    // A library's console call is said by who made it: its place inside the library tells nothing.
+    const logged = loggedWhere(event);
+    const loggedAt = !logged ? '' : 'by' in logged ? `; ${logged.by}` : `; logged at ${code(`${logged.at.source}:${logged.at.line}`)}`;
     // An Error's name is the page's text: shown only when it is a plain identifier (`TypeError`, `HttpError`).
     const name = part?.name && /^[A-Za-z_$][\w$]{0,59}$/.test(part.name) ? ` ${code(part.name)}` : '';
     const via = part ? ` (where its ${event.cause?.includes(part) ? 'cause' : 'member'}${name} was thrown)` : '';
