@@ -50,6 +50,8 @@ test.beforeAll(async () => {
 });
 
 const section = (title: string) => markdownSection(md, title);
+/** A found line's stored code (issue 37): the lines around it, that line marked with `>` and holding `text`. */
+const codeAt = (line: number, text: string) => expect.stringMatching(new RegExp(`^> +${line} \\| .*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'));
 const eventOf = (source: string, text: string) => {
   const found = json.events.filter((e: any) => e.source === source && e.message.includes(text));
   expect(found, JSON.stringify(json.events.map((e: any) => `${e.source}: ${e.message.slice(0, 80)}`))).toHaveLength(1);
@@ -68,10 +70,10 @@ test("Angular's own frames are a library's, though its shipped maps name a Bazel
 
 test("a failed HttpClient request is located at the app's http.get line, and so is the HttpErrorResponse Angular's ErrorHandler logged", () => {
   const failed = eventOf('network', '/api/prices.json');
-  expect(failed.foundInSource).toEqual([{ ...request, by: 'url' }]);
+  expect(failed.foundInSource).toEqual([{ ...request, by: 'url', snippet: codeAt(request.line, "this.http.get<Price[]>('/api/prices.json')") }]);
   const logged = eventOf('console.error', 'HttpErrorResponse');
   expect(logged.unexpected).toBe(true);
-  expect(logged.foundInSource).toEqual([{ ...request, by: 'url' }]);
+  expect(logged.foundInSource).toEqual([{ ...request, by: 'url', snippet: codeAt(request.line, "this.http.get<Price[]>('/api/prices.json')") }]);
   expect(logged.causedBy).toBe(json.events.indexOf(failed));
   const entry = section('Unexpected errors').split(/\n(?=\d+\. `)/).find((e) => e.includes('HttpErrorResponse'));
   expect(entry).toContain(`found in your source by its URL: \`${request.source}:${request.line}\``);
@@ -83,7 +85,7 @@ test('NG0100 is located where the component assigns the new value, and the Root 
   const ng0100 = eventOf('console.error', 'NG0100');
   expect(ng0100.unexpected).toBe(true);
   expect(ng0100.component).toMatchObject({ name: 'StockTicker', framework: 'Angular', source: 'src/stock-ticker.ts', foundBy: 'name' });
-  expect(ng0100.foundInSource).toEqual([{ ...assignment, by: 'assignment' }]);
+  expect(ng0100.foundInSource).toEqual([{ ...assignment, by: 'assignment', snippet: codeAt(assignment.line, "this.status = 'live';") }]);
   const rootCause = section('Root cause');
   expect(rootCause).toContain('- 2 independent problems, fix each');
   const place = `${assignment.source}:${assignment.line}`;
@@ -98,7 +100,7 @@ test('NG0100 is located where the component assigns the new value, and the Root 
 test("the sanitizer warning is located at the component's [innerHTML] binding", () => {
   const warning = eventOf('console.warn', 'sanitizing HTML stripped some content');
   expect(warning.component).toMatchObject({ name: 'StockTicker', framework: 'Angular' });
-  expect(warning.foundInSource).toEqual([{ ...binding, by: 'inner-html' }]);
+  expect(warning.foundInSource).toEqual([{ ...binding, by: 'inner-html', snippet: codeAt(binding.line, '[innerHTML]="news"') }]);
   expect(section('Warnings')).toContain(`found in your source: the \`[innerHTML]\` binding in \`StockTicker\`: \`${binding.source}:${binding.line}\``);
 });
 

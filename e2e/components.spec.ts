@@ -102,7 +102,7 @@ test('both warnings are listed once, as unexpected errors with their components,
   // The unexpected error entries carry the place, and say who logged it: React, about the app's component.
   // The key warning is fixed at the `.map(` inside CartList that renders the list: found in the source, said so.
   const mapLine = lineOf('CartList.tsx', '.map(');
-  expect(keyWarningOf(byTitle('key and prop warnings next to a click error').json).foundInSource).toEqual([{ source: 'src/CartList.tsx', line: mapLine, by: 'key-map' }]);
+  expect(keyWarningOf(byTitle('key and prop warnings next to a click error').json).foundInSource).toEqual([{ source: 'src/CartList.tsx', line: mapLine, by: 'key-map', snippet: expect.stringMatching(new RegExp(`^> +${mapLine} \\| `, 'm')) }]);
   expect(md).toMatch(new RegExp(`^\\d\\. \`console\\.error\` in \`page\` at [\\d:]+ \\(no frame of the stack is in your code; found in your source: the \`\\.map\\(\` in \`CartList\`: \`src/CartList\\.tsx:${mapLine}\`\\) · component \`<CartList>\` at \`src/CartList\\.tsx:${lineOf('CartList.tsx', 'export function CartList(')}\` \\(found by name\\) · a React warning`, 'm'));
   expect(md).toMatch(new RegExp(`^\\d\\. \`console\\.error\` in \`page\` at [\\d:]+ \\(no frame of the stack is in your code\\) · component \`<SizePicker>\` at \`src/SizePicker\\.tsx:${lineOf('SizePicker.tsx', 'export function SizePicker(')}\` \\(found by name\\) · a React warning`, 'm'));
   expect(textOutsideFences(md)).not.toContain('unique "key" prop');

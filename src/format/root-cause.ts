@@ -121,13 +121,15 @@ function problemOrder(cause: RootCause, numbers: ReadonlyMap<string, number>, wa
     `- ${total} independent problems, fix each: none of them explains another, so fixing one will not fix the others. Look at them in this order (the first for the reason under Chosen):`,
   ];
   const problems = [
-    ...cause.order.map(({ event, kind }) => ({ event, kind, name: `${entryName(event, numbers)}${event === cause.event ? ' (this one)' : ''}` })),
-    ...warnings.map(({ entry, number }) => ({ event: entry.event, kind: warningKind(entry.event), name: number <= WARNINGS_LISTED ? `warning ${number} below` : `warning ${number} (in the JSON report)` })),
+    ...cause.order.map(({ event, kind }) => {
+      // The line to fix first: the app's own frame, else the component the framework named (the Warnings' order).
+      const frame = firstUserFrame(event.frames);
+      return { kind, place: frame ? `at ${code(frameWhere(frame))}` : warningPlace(event), name: `${entryName(event, numbers)}${event === cause.event ? ' (this one)' : ''}` };
+    }),
+    // A warning's place is the Warnings section's: its component and where it is used come before a frame of the app.
+    ...warnings.map(({ entry, number }) => ({ kind: warningKind(entry.event), place: warningPlace(entry.event), name: number <= WARNINGS_LISTED ? `warning ${number} below` : `warning ${number} (in the JSON report)` })),
   ];
-  for (const [index, { event, kind, name }] of problems.slice(0, ORDER_LISTED).entries()) {
-    // The line to fix first: the app's own frame, else the component the framework named (the Warnings' order).
-    const frame = firstUserFrame(event.frames);
-    const place = frame ? `at ${code(frameWhere(frame))}` : warningPlace(event);
+  for (const [index, { kind, place, name }] of problems.slice(0, ORDER_LISTED).entries()) {
     lines.push(`  ${index + 1}. ${name}: ${kind}${place ? `; ${place}` : ''}`);
   }
   if (problems.length > ORDER_LISTED) lines.push(`  … ${problems.length - ORDER_LISTED} more below`);
