@@ -56,7 +56,8 @@ function componentLine(event: DaebugEvent, events: readonly DaebugEvent[]): stri
   const name = context?.component ?? own?.name;
   const located = [own, reactBoundaryLogAfter(event, events)?.component].find((c) => c !== undefined && (c.name === name || name?.endsWith(`.${c.name}`)));
   const component = name ? ` component ${code(`<${name}>`)}${located ? ` ${componentPlace(located)}` : ''}` : '';
-  return `- ${context?.framework ?? own!.framework}${component}: ${context?.evidence ?? 'named in its own text'}`;
+  const evidence = context?.evidence ?? (own?.foundBy === 'enclosing' ? 'the frame in your code is inside it' : 'named in its own text');
+  return `- ${context?.framework ?? own!.framework}${component}: ${evidence}`;
 }
 
 function during(event: DaebugEvent, report: Attempt): string {

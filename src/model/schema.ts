@@ -97,9 +97,12 @@ export const componentSchema = z.object({
   /**
    * How it was found: `name` when its declaration (`function CartList(`, `class AppComponent`, a Vue SFC `UserCard.vue`)
    * was searched for in the source map's sources; `owner-stack` when React's owner stack (a component stack in the
-   * message, or the `console.createTask` frames `daebugAsyncStacks` exposes) gave the line in the component that rendered it.
+   * message, or the `console.createTask` frames `daebugAsyncStacks` exposes) gave the line in the component that rendered it;
+   * `enclosing` when the event's text names none but its first frame in the app is inside the component's own class or
+   * options object (an Angular `@Component` class's `ngOnInit`, a React class component's method, a Vue
+   * `defineComponent` object's hook): `line` is that class's or object's declaration.
    */
-  foundBy: z.enum(['name', 'owner-stack']).optional(),
+  foundBy: z.enum(['name', 'owner-stack', 'enclosing']).optional(),
 });
 
 /**

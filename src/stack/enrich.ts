@@ -6,6 +6,7 @@ import { isUnexpectedIn, matchesIgnore } from '../model/classify';
 import type { ErrorPart, EventComponent, Frame, NetworkFailure } from '../model/schema';
 import { codeFrame } from './code-frame';
 import { firstUserFrame, isDocumentStart } from './first-user-frame';
+import { enclosingComponent } from './enclosing-component';
 import { locateEvaluated } from './eval-position';
 import { pageFetcher, type PageAccess } from './fetch';
 import { originalFunctionName } from './function-name';
@@ -114,6 +115,7 @@ export async function enrich(recorder: Recorder, maps: SourceMaps, limits: Enric
     await explainTarget(target, run);
   }
   await locateComponents(recorder.stored().events, run, cpuEnd);
+  await locateEnclosingComponents(recorder.stored().events, run, cpuEnd);
   await locateByEvidence(recorder.stored().events, () => componentSources(run, []), cpuEnd);
   for (const url of run.unmapped) {
     const script = scripts.get(url);
@@ -373,6 +375,30 @@ async function locateComponents(events: readonly StoredEvent[], run: Run, cpuEnd
   // A production build's component stack names a minifier's `Ui` or `t`: no component a reader could look for. Such a
   // name is kept only when the sources have it.
   for (const { event } of named) if (event.component && event.component.source === undefined && isMinifiedName(event.component.name)) delete event.component;
+}
+
+/** Errors per test whose enclosing component is looked for: each reads its frame's source once. */
+const MAX_ENCLOSING = 20;
+
+/**
+ * An error whose own text names no component, thrown in a component's own method (`ngOnInit`, a class component's
+ * `componentDidMount`, a Vue hook): its first frame in the app is inside the component's class or options object,
+ * read from the original source the map carries (src/stack/enclosing-component.ts).
+ */
+async function locateEnclosingComponents(events: readonly StoredEvent[], run: Run, cpuEnd: number): Promise<void> {
+  const wanted = events
+    .filter((e) => !e.component && (e.type === 'error' || e.source === 'console.error'))
+    .map((event) => ({ event, at: firstUserFrame(event.frames)?.original }))
+    .filter((c): c is { event: StoredEvent; at: NonNullable<Frame['original']> } => c.at !== undefined)
+    .slice(0, MAX_ENCLOSING);
+  if (!wanted.length || Date.now() > cpuEnd) return;
+  const sources = new Map((await componentSources(run, [])).map((s) => [s.source, s.text]));
+  for (const { event, at } of wanted) {
+    if (Date.now() > cpuEnd) return;
+    const text = sources.get(at.source);
+    const found = text === undefined ? undefined : enclosingComponent(text, at.line, at.source);
+    if (found) event.component = { name: found.name, framework: found.framework, source: at.source, line: found.line, foundBy: 'enclosing' };
+  }
 }
 
 /** One or two characters (`t`, `Ui`, `$e`): a minifier's name, not a developer's. */
