@@ -85,6 +85,11 @@ describe('locateComponent', () => {
   });
 });
 
+const ORIGIN = 'http://app.test';
+const js = (text: string): FetchResult => ({ ok: true, text, contentType: 'text/javascript' });
+/** A fetcher that serves one bundle at `${ORIGIN}/dist/app.js`, with its map. */
+const serving = (app: { js: string; map: string }) => async (url: string): Promise<FetchResult> => (url === `${ORIGIN}/dist/app.js` ? js(app.js) : url === `${ORIGIN}/dist/app.js.map` ? js(app.map) : { ok: false, reason: 'HTTP 404' });
+
 describe('enrich: the component an event names', () => {
   const files = {
     'main.ts': "import { PriceList } from './PriceList';\nimport { render } from './node_modules/fake-react/index';\n(window as any).show = () => render(PriceList);\n",
@@ -93,9 +98,7 @@ describe('enrich: the component an event names', () => {
     'node_modules/fake-react/index.ts': 'export function render(component: () => unknown): unknown {\n  console.error("Each child in a list should have a unique key prop. Check the render method of `PriceList`.");\n  return component();\n}\n',
   };
   const app = bundle(files, 'main.ts');
-  const ORIGIN = 'http://app.test';
-  const js = (text: string): FetchResult => ({ ok: true, text, contentType: 'text/javascript' });
-  const fetcher = async (url: string): Promise<FetchResult> => (url === `${ORIGIN}/dist/app.js` ? js(app.js) : url === `${ORIGIN}/dist/app.js.map` ? js(app.map) : { ok: false, reason: 'HTTP 404' });
+  const fetcher = serving(app);
   const warned = positionOf(app.js, 'console.error');
   const rendered = positionOf(app.js, '"1.00"');
   const draft = (fields: Partial<EventDraft>): EventDraft => ({
@@ -171,9 +174,7 @@ describe('enrich: the component around the frame of an error whose text names no
     'Cart.ts': "import { Component } from './Component';\nexport class Cart extends Component {\n  componentDidMount(): void {\n    const n = this.props.items!.length;\n    console.log(n);\n  }\n}\n",
   };
   const app = bundle(files, 'main.ts');
-  const ORIGIN = 'http://app.test';
-  const js = (text: string): FetchResult => ({ ok: true, text, contentType: 'text/javascript' });
-  const fetcher = async (url: string): Promise<FetchResult> => (url === `${ORIGIN}/dist/app.js` ? js(app.js) : url === `${ORIGIN}/dist/app.js.map` ? js(app.map) : { ok: false, reason: 'HTTP 404' });
+  const fetcher = serving(app);
   const thrown = positionOf(app.js, '.length');
 
   it('names the class component whose method threw, at its declaration, and says how it was found', async () => {
