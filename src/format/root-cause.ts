@@ -108,6 +108,9 @@ function warningKind(event: DaebugEvent): string {
   const logger = loggedBy(event);
   if (logger?.by === 'framework') return loggerPhrase(logger, event.component?.name ?? componentNamedIn(event.message, event.stack)?.name);
   if (logger?.by === 'app') return 'warning logged by your code';
+  // A framework's warning in words of its own (Angular's sanitizer) names the component it is about.
+  const component = event.component;
+  if (component) return `${component.framework === 'Angular' ? 'an' : 'a'} ${component.framework} warning about your component \`${component.name}\``;
   return logger?.by === 'library' ? 'warning logged by a library' : 'warning';
 }
 

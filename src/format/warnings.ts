@@ -47,6 +47,12 @@ export function warningPlace(event: DaebugEvent): string {
   return event.frames?.length ? 'no frame of its stack is in your code' : '';
 }
 
+/** The code of the found line `warningPlace` names (where a component is used, its `.map(`), or ''. */
+function placeExcerpt(event: DaebugEvent): string {
+  const named = event.component ? event.foundInSource?.[0]?.by !== 'url' : !firstUserFrame(event.frames);
+  return named ? foundExcerpt(event) : '';
+}
+
 const WARNING_LINE: FirstLineOptions = { max: 300, trim: true };
 
 /**
@@ -91,7 +97,7 @@ export function warningsSection(events: readonly DaebugEvent[], h: string, room:
     const place = warningPlace(event);
     const repeats = count > 1 ? ` × ${count}${members[count - 1]!.ts === event.ts ? '' : ` (${event.ts} to ${members[count - 1]!.ts})`}` : '';
     // A line found in the source (where a component is used) shows its code, as a frame's code frame would.
-    const excerpt = firstUserFrame(event.frames) ? '' : foundExcerpt(event);
+    const excerpt = placeExcerpt(event);
     const body = firstLine(event.message, WARNING_LINE) + (excerpt ? `\n\n${excerpt}` : '');
     const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${place ? `: ${place}` : ''}${repeats}`, fence(eventInfo(event), body), ''];
     const size = Buffer.byteLength(entry.join('\n')) + 1;

@@ -200,6 +200,9 @@ describe('a located line gets its code, as a frame gets its code frame (issue 37
     const md = formatMarkdown(build([warning]), { maxBytes: 65536 });
     const warnings = md.slice(md.indexOf('## Warnings'), md.indexOf('## Transcript'));
     assert.ok(warnings.includes(`\`\`\`Text console.warn\n[Vue warn]: Missing required prop: "age"\n\nsrc/App.ts:4\n${snippet}\n\`\`\``), warnings);
+    // With an app frame too (Vue's mount() line): the Warnings entry names the found line first, so shows its code.
+    const mounted = formatMarkdown(build([{ ...warning, frames: [...warning.frames, { url: 'http://h/app.js', line: 1, column: 90, original: { source: 'src/main.ts', line: 4, column: 16 }, userCode: true }] }]), { maxBytes: 65536 });
+    assert.ok(mounted.includes(`\n\nsrc/App.ts:4\n${snippet}\n\`\`\``), mounted);
     const unexpected = formatMarkdown(build([{ ...warning, source: 'console.error', level: 'error', unexpected: true }]), { maxBytes: 65536 });
     const section = unexpected.slice(unexpected.indexOf('## Unexpected errors'), unexpected.indexOf('## Transcript'));
     assert.ok(section.includes(`\n\nsrc/App.ts:4\n${snippet}\n\`\`\``), section);
