@@ -95,13 +95,14 @@ test('both warnings are listed once, as unexpected errors with their components,
   const { md } = byTitle('key and prop warnings next to a click error');
   expect(structureProblems(md)).toEqual([]);
   // React's warnings are console.error, so unexpected errors: listed there only, never again under Warnings.
-  expect(md).toMatch(/^- Warnings: 2 \(all of them listed as unexpected errors\)$/m);
+  // The header names them by their numbers there (issue 37): after the click error, the one to fix first.
+  expect(md).toMatch(/^- Warnings: 2 \(all of them listed as unexpected errors 2, 3\)$/m);
   expect(md).not.toContain('## Warnings');
   expect(md.split('unique "key" prop.').length - 1, 'the key warning appears once').toBe(1);
   // The unexpected error entries carry the place, and say who logged it: React, about the app's component.
   // The key warning is fixed at the `.map(` inside CartList that renders the list: found in the source, said so.
   const mapLine = lineOf('CartList.tsx', '.map(');
-  expect(keyWarningOf(byTitle('key and prop warnings next to a click error').json).foundInSource).toEqual([{ source: 'src/CartList.tsx', line: mapLine, by: 'key-map' }]);
+  expect(keyWarningOf(byTitle('key and prop warnings next to a click error').json).foundInSource).toEqual([{ source: 'src/CartList.tsx', line: mapLine, by: 'key-map', snippet: expect.stringMatching(new RegExp(`^> +${mapLine} \\| `, 'm')) }]);
   expect(md).toMatch(new RegExp(`^\\d\\. \`console\\.error\` in \`page\` at [\\d:]+ \\(no frame of the stack is in your code; found in your source: the \`\\.map\\(\` in \`CartList\`: \`src/CartList\\.tsx:${mapLine}\`\\) · component \`<CartList>\` at \`src/CartList\\.tsx:${lineOf('CartList.tsx', 'export function CartList(')}\` \\(found by name\\) · a React warning`, 'm'));
   expect(md).toMatch(new RegExp(`^\\d\\. \`console\\.error\` in \`page\` at [\\d:]+ \\(no frame of the stack is in your code\\) · component \`<SizePicker>\` at \`src/SizePicker\\.tsx:${lineOf('SizePicker.tsx', 'export function SizePicker(')}\` \\(found by name\\) · a React warning`, 'm'));
   expect(textOutsideFences(md)).not.toContain('unique "key" prop');

@@ -103,7 +103,7 @@ for (const paths of ['tap', 'own'] as const) {
     expect(plain.frames.every((f: any) => !f.userCode)).toBe(true);
     expect(plain.network.initiator.original).toBeUndefined();
     // Its URL locates the app's call instead: the template literal in loadTeam, said to be found by the URL, not a frame.
-    expect(plain.foundInSource).toEqual([{ source: 'src/users.ts', line: requestLine, by: 'url' }]);
+    expect(plain.foundInSource).toEqual([{ source: 'src/users.ts', line: requestLine, by: 'url', snippet: expect.stringMatching(new RegExp(`^> +${requestLine} \\| `, 'm')) }]);
     const plainMd = report(paths, 'interceptor chain').md;
     expect(plainMd).toMatch(new RegExp(`\\nfound in your source by its URL: src/users\\.ts:${requestLine}\\n`));
     expect(plainMd).not.toMatch(new RegExp(`initiator: \\S+ src/users\\.ts:${requestLine}`));

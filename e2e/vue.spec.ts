@@ -101,8 +101,10 @@ test("Vue's prop warnings are listed, each located at its own component's declar
   const entries = warnings.split(/\n(?=\d+\. `console\.warn`)/).slice(1);
   expect(entries).toHaveLength(3);
   expect(entries[0]).toMatch(new RegExp(`^1\\. \`console\\.warn\` in \`page\` at \\S+: component \`<UserCard>\` at \`src/UserCard\\.ts:${declared.UserCard}\` \\(found by name\\); found in your source: where \`<UserCard>\` is used: \`src/App\\.ts:${used.UserCard}\`\n`));
-  expect(age.foundInSource).toEqual([{ source: 'src/App.ts', line: used.UserCard, by: 'component-use' }]);
-  expect(amount.foundInSource).toEqual([{ source: 'src/App.ts', line: used.OrderTotal, by: 'component-use' }]);
+  // Each found line carries its code (issue 37), that line marked, and the Warnings entry shows it.
+  expect(age.foundInSource).toEqual([{ source: 'src/App.ts', line: used.UserCard, by: 'component-use', snippet: expect.stringMatching(new RegExp(`^> +${used.UserCard} \\| `, 'm')) }]);
+  expect(amount.foundInSource).toEqual([{ source: 'src/App.ts', line: used.OrderTotal, by: 'component-use', snippet: expect.stringMatching(new RegExp(`^> +${used.OrderTotal} \\| `, 'm')) }]);
+  expect(entries[0]).toContain(`\n\nsrc/App.ts:${used.UserCard}\n${age.foundInSource[0].snippet}\n`);
   expect(entries[0]).toContain('[Vue warn]: Invalid prop: type check failed for prop "age".');
   expect(entries[1]).toMatch(new RegExp(`^2\\. \`console\\.warn\` in \`page\` at \\S+: component \`<OrderTotal>\` at \`src/OrderTotal\\.ts:${declared.OrderTotal}\` \\(found by name\\); found in your source: where \`<OrderTotal>\` is used: \`src/App\\.ts:${used.OrderTotal}\`\n`));
   expect(entries[1]).toContain('[Vue warn]: Missing required prop: "amount"');
@@ -112,11 +114,18 @@ test("Vue's prop warnings are listed, each located at its own component's declar
 
 test('no component is borrowed from a neighbour: the TypeError is not labelled with a prop warning\'s component', () => {
   const error = json.events.find((e: any) => e.source === 'window.onerror');
-  // Its own text names no component; Vue names BrokenList only in the warning it logs before rethrowing.
-  expect(error.component).toBeUndefined();
-  const rootCause = section('Root cause');
+  // Its own text names no component (Vue names BrokenList only in the warning it logs before rethrowing), but its
+  // frame is inside BrokenList's own defineComponent object: that is its component (issue 37), no neighbour's.
+  expect(error.component).toEqual({ name: 'BrokenList', framework: 'Vue', source: 'src/BrokenList.ts', line: declared.BrokenList, foundBy: 'enclosing' });
+  // The error's own lines borrow nothing; the list of problems after them names each prop warning with its own
+  // component (issue 37: warnings are problems too, counted in N).
+  const whole = section('Root cause');
+  const rootCause = whole.slice(0, whole.indexOf(' independent problems'));
   expect(rootCause).not.toMatch(/UserCard|OrderTotal/);
-  expect(rootCause).not.toMatch(/^- (?:React|Vue|Angular) component/m);
+  expect(whole).toMatch(/^- 3 independent problems, fix each: /m);
+  expect(whole).toMatch(/^ {2}2\. warning 1 below: a Vue warning about your component `UserCard`; component `<UserCard>` at `src\/UserCard\.ts:\d+` \(found by name\); found in your source: where `<UserCard>` is used: `src\/App\.ts:\d+`$/m);
+  expect(whole).toMatch(/^ {2}3\. warning 2 below: a Vue warning about your component `OrderTotal`; /m);
+  expect(rootCause).toMatch(new RegExp(`^- Vue component \`<BrokenList>\` at \`src/BrokenList\\.ts:${declared.BrokenList}\` \\(its code encloses the frame\\): the frame in your code is inside it$`, 'm'));
   const unexpected = section('Unexpected errors');
   expect(unexpected).not.toMatch(/UserCard|OrderTotal/);
   // The warning Vue logs about the hook names BrokenList in its own trace, and is located there.

@@ -47,9 +47,24 @@ function functionName(description: string | undefined): string {
  */
 const DESCRIBED: ReadonlySet<string> = new Set(['map', 'set', 'weakmap', 'weakset', 'date', 'regexp', 'node', 'promise', 'typedarray', 'arraybuffer', 'dataview', 'iterator', 'generator']);
 
+/** A property name as DevTools shows it: bare when it is an identifier, else quoted. */
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * The class an object is an instance of, when it is not a plain `Object`: CDP's `className`
+ * (`DedicatedWorkerGlobalScope`, `Cart`); undefined for plain objects, arrays and objects without a name.
+ */
+function instanceClass(object: RemoteObject): string | undefined {
+  if (object.subtype !== undefined) return undefined;
+  const name = object.className ?? object.preview?.description ?? object.description;
+  return name && name !== 'Object' && IDENTIFIER.test(name) ? name : undefined;
+}
+
 /**
  * A shallow rendering from V8's preview, used until (or instead of) the full in-page serialization: one level deep,
- * V8's first properties (5 of an object, 100 of an array), long strings shortened in the middle.
+ * V8's first properties (5 of an object, 100 of an array), long strings shortened in the middle. A class instance
+ * keeps its class's name as DevTools shows it (`DedicatedWorkerGlobalScope {name: "", onmessage: null, …}`): a dump
+ * of its properties alone does not say what it is. Plain objects stay JSON-like (`{"a":1}`).
  */
 export function previewText(object: RemoteObject): string {
   if (object.subtype === 'error') return object.description ?? 'Error';
@@ -57,11 +72,15 @@ export function previewText(object: RemoteObject): string {
   const preview = object.preview;
   if (!preview?.properties) return object.description ?? object.className ?? 'Object';
   const isArray = object.subtype === 'array';
-  const parts = preview.properties.map((p) => {
-    // A function's preview value is empty: its type says more.
-    const value = p.type === 'string' ? JSON.stringify(p.value ?? '') : p.value || p.type;
-    return isArray ? value : `${JSON.stringify(p.name)}:${value}`;
-  });
+  // A function's preview value is empty: its type says more.
+  const valueOf = (p: (typeof preview.properties)[number]) => (p.type === 'string' ? JSON.stringify(p.value ?? '') : p.value || p.type);
+  const named = instanceClass(object);
+  if (named) {
+    const fields = preview.properties.map((p) => `${IDENTIFIER.test(p.name) ? p.name : JSON.stringify(p.name)}: ${valueOf(p)}`);
+    if (preview.overflow) fields.push('…');
+    return `${named} {${fields.join(', ')}}`;
+  }
+  const parts = preview.properties.map((p) => (isArray ? valueOf(p) : `${JSON.stringify(p.name)}:${valueOf(p)}`));
   if (preview.overflow) parts.push(isArray ? '"…"' : '"…":"…"');
   return isArray ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
 }

@@ -78,6 +78,7 @@ function toCliError(event: DaebugEvent, retry: number, test: CliTest, cause: Roo
   const location: CliLocation | undefined = toFix ? { file: toFix.file, line: toFix.line, column: toFix.column, mapped: toFix.mapped, ...(toFix.functionName ? { functionName: toFix.functionName } : {}) } : locationOf(event);
   if (location) error.location = location;
   if (toFix?.found) error.found = lineToFixHow(event, toFix.found);
+  if (toFix?.snippet) error.snippet = toFix.snippet;
   if (event.stack) error.stack = event.stack;
   const mapped = originalStack(event.frames);
   if (mapped) error.originalStack = mapped;

@@ -140,6 +140,8 @@ export function formatErrorBlock(error: CliError): string {
   if (where.at && stack.lines[0] === `  at ${where.at}`) stack.lines.shift();
   lines.push(...stack.lines);
   if (error.found) lines.push(`  found: ${error.found}; no frame of the stack is in your code`);
+  // The found line has no frame to show it in the stack: its code is shown here, as the Markdown shows it.
+  if (error.found && error.snippet && error.location) lines.push(...keyLines('code', `${error.location.file}:${error.location.line}\n${error.snippet}`));
   const kind = kindOf(error);
   if (kind) lines.push(`  kind: ${kind}`);
   const seen = [error.count && error.count > 1 ? `${error.count} times in this test` : '', sightingsNote(error.sightings)].filter(Boolean).join('; ');

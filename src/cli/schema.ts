@@ -36,6 +36,11 @@ export const cliErrorSchema = z.object({
    * warning is about, where a component is used, the assignment behind NG0100). Absent when `location` is a frame.
    */
   found: z.string().optional(),
+  /**
+   * The code around `location`, numbered, its line marked with `>`, as the report stored it: the frame's code frame,
+   * the code of the app's call that made the request, or of the line found in the source (no caret: found by text).
+   */
+  snippet: z.string().optional(),
   /** The stack as the browser gave it. */
   stack: z.string().optional(),
   /** The stack with each frame a source map mapped at its original file, line, column and function; absent when none was mapped. */

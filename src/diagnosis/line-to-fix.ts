@@ -20,6 +20,8 @@ export interface LineToFix {
    * request itself or for the error it caused, which `request` then names), or how `foundInSource` found it.
    */
   found?: { by: 'initiator' | FoundLine['by']; request?: string; places: string[] };
+  /** The code around the line, as enrichment stored it (a frame's code frame, the initiator's, a found line's); absent when it could not be read. */
+  snippet?: string;
 }
 
 /** The line to fix, or undefined when neither a frame nor evidence places the error. */
@@ -28,7 +30,8 @@ export function lineToFix(event: DaebugEvent, events: readonly DaebugEvent[] = [
   if (frame) {
     const functionName = frame.original?.functionName ?? frame.functionName;
     const at = frame.original ? { file: frame.original.source, line: frame.original.line, column: frame.original.column, mapped: true } : { file: frame.url || '<anonymous>', line: frame.line, column: frame.column, mapped: false };
-    return functionName ? { ...at, functionName } : at;
+    // The event's code frame is its first user frame's, this frame's.
+    return { ...at, ...(functionName ? { functionName } : {}), ...(event.snippet ? { snippet: event.snippet } : {}) };
   }
   const cause = event.causedBy === undefined ? undefined : events[event.causedBy];
   const request = event.network ? event : cause?.network ? cause : undefined;
@@ -37,10 +40,11 @@ export function lineToFix(event: DaebugEvent, events: readonly DaebugEvent[] = [
     const place = `${caller.source}:${caller.line}`;
     const found: LineToFix['found'] = { by: 'initiator', places: [place] };
     if (request !== event) found.request = request.message.split('\n', 1)[0]!;
-    return { file: caller.source, line: caller.line, column: caller.column, mapped: true, ...(caller.functionName ? { functionName: caller.functionName } : {}), found };
+    const snippet = request.network?.initiator?.snippet;
+    return { file: caller.source, line: caller.line, column: caller.column, mapped: true, ...(caller.functionName ? { functionName: caller.functionName } : {}), found, ...(snippet ? { snippet } : {}) };
   }
   const lines = event.foundInSource ?? [];
   const first = lines[0];
   if (!first) return undefined;
-  return { file: first.source, line: first.line, column: 1, mapped: true, found: { by: first.by, places: lines.map((l) => `${l.source}:${l.line}`) } };
+  return { file: first.source, line: first.line, column: 1, mapped: true, found: { by: first.by, places: lines.map((l) => `${l.source}:${l.line}`) }, ...(first.snippet ? { snippet: first.snippet } : {}) };
 }

@@ -57,6 +57,8 @@ export interface RootCause {
    * when nothing explains it; each with its kind as `reason` says it (`uncaught error in your code`).
    */
   order: Array<{ event: DaebugEvent; kind: string }>;
+  /** Every unexpected error, repeats and explained ones included, most likely root cause first (`rankUnexpected`). */
+  ranked: DaebugEvent[];
 }
 
 /** What the ranking knows of one unexpected error. */
@@ -199,7 +201,7 @@ export function rankRootCause(attempt: Attempt, options: RankOptions = {}): Root
   const kind = `${label(best)}, ${others.length ? `ahead of ${aheadOf(others)}` : 'the only unexpected error'}`;
   const evidence = failure ? failureEvidence(best, failure) : [];
   const reason = failed ? (evidence.length ? `the error that best explains the failure: ${evidence.join(', ')}; ${kind}` : `nothing ties an error to the failure, so by kind: ${kind}`) : kind;
-  return { event: best.event, reason, explainsFailure: evidence.length > 0, independent: independent.size, order };
+  return { event: best.event, reason, explainsFailure: evidence.length > 0, independent: independent.size, order, ranked: ranked.map((c) => c.event) };
 }
 
 function failureEvidence(c: Candidate, failure: Failure): string[] {

@@ -6,7 +6,7 @@
 import { causalLinks } from '../diagnosis/link';
 import type { DaebugEvent } from '../model/schema';
 import { code } from './fence';
-import { collapseByGroup, eventIdentity } from './repeats';
+import { eventIdentity } from './repeats';
 
 export interface CausalLinks {
   /** By event identity (jobs hold copies of the events): the event that explains it. */
@@ -36,15 +36,6 @@ export function causalLinksOf(events: readonly DaebugEvent[]): CausalLinks {
 
 /** The number of an event in the Unexpected errors section, when it has one. */
 export type EntryNumber = (event: DaebugEvent) => number | undefined;
-
-/** Each unexpected error's number in the Unexpected errors section, by event identity; a run of repeats is one entry. */
-export function unexpectedNumbers(events: readonly DaebugEvent[]): Map<string, number> {
-  const numbers = new Map<string, number>();
-  collapseByGroup(events.filter((e) => e.unexpected)).forEach((run, i) => {
-    for (const member of run.members) numbers.set(eventIdentity(member), i + 1);
-  });
-  return numbers;
-}
 
 /**
  * An event without a number of its own: `the failed request `GET /api/missing` (404) at 10:00:01`. Times are to

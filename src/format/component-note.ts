@@ -8,7 +8,7 @@ import { code } from './fence';
 /** `at `src/CartList.tsx:3` (found by name)`, or why there is no place. */
 export function componentPlace(component: EventComponent): string {
   if (component.source === undefined || component.line === undefined) return "(not found in the source maps' sources)";
-  const how = component.foundBy === 'owner-stack' ? `from ${component.framework}'s owner stack` : 'found by name';
+  const how = component.foundBy === 'owner-stack' ? `from ${component.framework}'s owner stack` : component.foundBy === 'enclosing' ? 'its code encloses the frame' : 'found by name';
   return `at ${code(`${component.source}:${component.line}`)} (${how})`;
 }
 

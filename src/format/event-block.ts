@@ -2,6 +2,7 @@ import { eventKind } from '../model/event-kind';
 import { positionText } from '../model/position-text';
 import type { DaebugEvent, ErrorPart, Frame, Location } from '../model/schema';
 import { fence } from './fence';
+import { loggedWhere } from './logged-where';
 import { stackLines } from './frames';
 import { networkBody } from './network-block';
 
@@ -50,7 +51,9 @@ export function eventBody(event: DaebugEvent): string {
     const frames = event.frames?.length ? stackLines(event.frames, isError || event.loggedAt ? undefined : CONSOLE_FRAMES) : errorBody('', event.stack, undefined).split('\n').slice(1);
     body = [event.message, ...frames].join('\n');
   }
-  if (event.loggedAt) body += `\nlogged at ${where(event.loggedAt)}`;
+  const logged = loggedWhere(event);
+  if (logged && 'by' in logged) body += `\n${logged.by}`;
+  else if (event.loggedAt) body += `\nlogged at ${where(event.loggedAt)}`;
   return body + errorParts(event);
 }
 
@@ -70,9 +73,11 @@ function errorParts(event: DaebugEvent): string {
   return lines.length ? `\n${lines.join('\n')}` : '';
 }
 
-export function eventFence(event: DaebugEvent): string {
+/** An event's fence; `excerpt`, the code of a line located by other means than a frame, goes below its own code frame. */
+export function eventFence(event: DaebugEvent, excerpt = ''): string {
   let body = eventBody(event);
   if (event.snippet) body += `\n\n${event.snippet}`;
+  if (excerpt) body += `\n\n${excerpt}`;
   if (event.hint) body += `\n\n${event.hint}`;
   return fence(eventInfo(event), body);
 }

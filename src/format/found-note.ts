@@ -61,6 +61,31 @@ export function foundAdvice(event: DaebugEvent): string {
   }
 }
 
+/** The code of each found line that has it stored, under its place: `src/CartList.tsx:5` then its lines; '' for none. */
+export function foundExcerpt(event: DaebugEvent): string {
+  return (event.foundInSource ?? [])
+    .filter((f) => f.snippet)
+    .map((f) => `${f.source}:${f.line}\n${f.snippet}`)
+    .join('\n\n');
+}
+
+/**
+ * The code of the line to fix when no frame of the stack is the app's (a frame's code frame is the event's own
+ * `snippet`): the app's call that made the request behind it, else each line found in the source; '' for none.
+ */
+export function lineToFixExcerpt(event: DaebugEvent, toFix: LineToFix | undefined): string {
+  if (!toFix?.found) return '';
+  if (toFix.found.by === 'initiator') return toFix.snippet ? `${toFix.file}:${toFix.line}\n${toFix.snippet}` : '';
+  return foundExcerpt(event);
+}
+
+/** A failed request's located line, with its code: the app's call that made it (unless the event shows it already), else the lines naming its URL. */
+export function requestExcerpt(event: DaebugEvent): string {
+  const initiator = event.network?.initiator;
+  if (initiator?.snippet && initiator.original) return event.snippet ? '' : `${initiator.original.source}:${initiator.original.line}\n${initiator.snippet}`;
+  return foundExcerpt(event);
+}
+
 /**
  * How the line to fix was found when no frame of the stack is the app's (src/diagnosis/line-to-fix.ts), in plain
  * words for `daebug errors`' `found:` line and the Markdown: `the app's call that made the request behind it (GET

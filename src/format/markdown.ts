@@ -5,14 +5,16 @@ import type { Attempt, DaebugEvent, Job, Report } from '../model/schema';
 import { errorBody, eventFence } from './event-block';
 import { code, fence, inline } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
-import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers, type CausalLinks } from './causal-links';
+import { causalLinksOf, causedByNote, explainsNote, type CausalLinks } from './causal-links';
+import { fixOrder, unexpectedNumbers } from './fix-order';
 import { componentNote } from './component-note';
-import { foundNote, lineToFixHow } from './found-note';
+import { foundNote, lineToFixExcerpt, lineToFixHow, requestExcerpt } from './found-note';
 import { rootCauseSection } from './root-cause';
 import { lineToFix } from '../diagnosis/line-to-fix';
+import { rankRootCause, type RootCause } from '../diagnosis/rank';
 import { sightingBy } from '../run/sightings';
 import { sightingsNote } from './sightings-note';
-import { collapseByGroup, collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
+import { collapseRepeats, eventIdentity, repeatNote, type Repeated } from './repeats';
 import { truncateGroup, UNEXPECTED_LISTED } from './truncate';
 import { isWarning, unexpectedWarnings, warningsSection } from './warnings';
 import { count } from './count';
@@ -46,7 +48,7 @@ export function formatDuration(ms: number): string {
 interface Written {
   /** Unexpected errors written in full in their own section, by event identity: their number there. */
   unexpected: Map<string, number>;
-  /** Every unexpected error's number in that section (repeats share one), listed or not. */
+  /** Every unexpected error's number in that section (repeats share one), listed or not, in the order to fix them. */
   numbers: Map<string, number>;
   /** Other sightings of an error written in full above (src/run/sightings.ts), by event identity: that error's number. */
   sightings: Map<string, number>;
@@ -80,7 +82,9 @@ function runEntry(run: Repeated, written: Written): string[] {
   // Expected without an allow-list entry: the test waited for this error itself.
   const why = run.event.expectedBy ? `expected: ${inline(run.event.expectedBy)}` : '';
   const said = [note, why, links].filter(Boolean).join(' · ');
-  return said ? [said, eventFence(run.event)] : [eventFence(run.event)];
+  // A failed request is written in full only here: with the code of the app's call that made it.
+  const fenced = eventFence(run.event, run.event.network ? requestExcerpt(run.event) : '');
+  return said ? [said, fenced] : [fenced];
 }
 
 
@@ -204,7 +208,7 @@ export function eventsLine(report: Pick<Attempt, 'summary' | 'events'>): string 
   return `- Events: ${errors}${failedRequests}, ${s.unexpected} unexpected (${parts.join(', ')}${known}), ${rest}`;
 }
 
-function header(report: Attempt, options: MarkdownOptions, h: string): string[] {
+function header(report: Attempt, options: MarkdownOptions, h: string, numbers: ReadonlyMap<string, number>): string[] {
   const t = report.test;
   const outcome = t.status === t.expectedStatus ? t.status : `${t.status} (expected ${t.expectedStatus})`;
   // A pass is not a clean bill of health when the browser had errors: the status line says so itself.
@@ -227,10 +231,9 @@ function header(report: Attempt, options: MarkdownOptions, h: string): string[] 
   const unexpectedOnes = unexpectedWarnings(report.events);
   if (warnings) {
     // Which ones: their numbers among the unexpected errors, so a reader need not look for them.
-    const numbers = unexpectedNumbers(report.events);
     const which = [...new Set(report.events.filter((e) => e.unexpected && isWarning(e)).map((e) => numbers.get(eventIdentity(e))).filter((n): n is number => n !== undefined))].sort((a, b) => a - b);
-    lines.push(`- Warnings: ${warnings}${unexpectedOnes ? ` (${unexpectedOnes === warnings ? 'all' : unexpectedOnes} of them listed as unexpected errors)` : ''}`);
-    if (which.length) lines.push(`  - listed as ${which.length === 1 ? 'unexpected error' : 'unexpected errors'} ${which.join(', ')}`);
+    const listedAs = which.length ? `${which.length === 1 ? 'unexpected error' : 'unexpected errors'} ${which.join(', ')}` : 'unexpected errors';
+    lines.push(`- Warnings: ${warnings}${unexpectedOnes ? ` (${unexpectedOnes === warnings ? 'all' : unexpectedOnes} of them listed as ${listedAs})` : ''}`);
   }
   // Values not read in full: they could not matter to a passing test (daebugValues), or the page was gone first.
   const previews = report.events.filter((e) => e.preview).length;
@@ -240,7 +243,7 @@ function header(report: Attempt, options: MarkdownOptions, h: string): string[] 
   return lines;
 }
 
-function unexpectedSection(report: Attempt, h: string, room: number, written: Written): string[] {
+function unexpectedSection(report: Attempt, h: string, room: number, written: Written, cause: RootCause | undefined): string[] {
   const unexpected = report.events.filter((e) => e.unexpected);
   const lines = ['', `${h}# Unexpected errors`, ''];
   if (!unexpected.length) {
@@ -251,7 +254,8 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
   lines.push(`${unexpected.length} unexpected ${unexpected.length === 1 ? 'error' : 'errors'}${strictNote(unexpected, report.test.strict)}.`, '');
   // Listed while they fit in `room` bytes, so a few huge stacks cannot push the report over its budget.
   let used = Buffer.byteLength(lines.join('\n'));
-  const runs = collapseByGroup(unexpected);
+  // Numbered in the order to fix them (src/format/fix-order.ts): "fix 1 first" reads directly.
+  const runs = fixOrder(report, cause);
   let listed = 0;
   for (const [index, run] of runs.slice(0, UNEXPECTED_LISTED).entries()) {
     const event = run.event;
@@ -263,7 +267,9 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
     const logger = loggedBy(event);
     const seen = sightingsNote(event.sightings);
     const by = seen ? ` · ${seen}` : logger ? ` · ${loggerPhrase(logger)}` : '';
-    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}${note ? ` ${note}` : ''}${component}${by}${linkNotes(event, written)}${baselineNote(event, report.test.baseline !== undefined)}`, eventFence(event), ''];
+    // A line located by other means than a frame shows its code, as a frame does.
+    const excerpt = frame ? '' : event.network ? requestExcerpt(event) : lineToFixExcerpt(event, lineToFix(event, report.events));
+    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${where}${note ? ` ${note}` : ''}${component}${by}${linkNotes(event, written)}${baselineNote(event, report.test.baseline !== undefined)}`, eventFence(event, excerpt), ''];
     let size = Buffer.byteLength(entry.join('\n')) + 1;
     // An error bigger than the room left is shown by its first lines rather than not at all.
     if (used + size > room && room - used > 1024) {
@@ -364,11 +370,13 @@ function tailSections(report: Attempt, h: string, room: number): string[] {
 }
 
 function attemptBody(report: Attempt, options: MarkdownOptions, budget: number, h = '#'): string {
-  const head = [...header(report, options, h), ...failureContextLines(report, h), ...rootCauseSection(report, h)];
+  const cause = rankRootCause(report);
+  const numbers = unexpectedNumbers(report, cause);
+  const head = [...header(report, options, h, numbers), ...failureContextLines(report, h), ...rootCauseSection(report, h, cause, numbers)];
   const tail = tailSections(report, h, Math.floor(budget / 8)).join('\n');
   const room = Math.floor((budget - Buffer.byteLength(head.join('\n')) - Buffer.byteLength(tail)) / 2);
-  const written: Written = { unexpected: new Map(), numbers: unexpectedNumbers(report.events), links: causalLinksOf(report.events), sightings: new Map() };
-  const listed = [...head, ...unexpectedSection(report, h, room, written)];
+  const written: Written = { unexpected: new Map(), numbers, links: causalLinksOf(report.events), sightings: new Map() };
+  const listed = [...head, ...unexpectedSection(report, h, room, written, cause)];
   // Warnings are short: a line and a one-line fence each, within an eighth of the budget and a third of what is left.
   const left = budget - Buffer.byteLength(listed.join('\n')) - Buffer.byteLength(tail);
   const warnings = warningsSection(report.events, h, Math.min(Math.floor(budget / 8), Math.floor(left / 3)));
@@ -434,7 +442,7 @@ export function formatMarkdown(report: Report, options: MarkdownOptions): string
 function headerOnly(report: Report, options: MarkdownOptions): string {
   const note = `\nThis report did not fit in ${Math.round(options.maxBytes / 1024)} KiB${options.jsonFile ? `; the JSON report ${code(options.jsonFile)} has everything` : ''}.\n`;
   let text = '';
-  for (const line of header(report, options, '#')) {
+  for (const line of header(report, options, '#', unexpectedNumbers(report))) {
     const cut = Buffer.from(line).subarray(0, 1024).toString('utf8').replace(/\uFFFD$/, '');
     if (Buffer.byteLength(text + cut + note) + 1 > options.maxBytes) break;
     text += `${cut}\n`;

@@ -4,15 +4,19 @@ import { rankRootCause, type RootCause } from '../diagnosis/rank';
 import { formatClock } from '../model/classify';
 import { locationText } from '../model/position-text';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
-import { causalLinksOf, causedByNote, explainsNote, unexpectedNumbers } from './causal-links';
+import { causalLinksOf, causedByNote, explainsNote } from './causal-links';
 import { componentPlace } from './component-note';
 import { foundAdvice, foundNote } from './found-note';
+import { loggedWhere } from './logged-where';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
 import { firstUserFrame, frameWhere } from './frames';
-import { collapseByGroup, eventIdentity } from './repeats';
+import { unexpectedNumbers } from './fix-order';
+import { eventIdentity } from './repeats';
 import { UNEXPECTED_LISTED } from './truncate';
-import { warningPlace } from './warnings';
+import { loggedBy, loggerPhrase } from '../diagnosis/logged-by';
+import { componentNamedIn } from '../stack/locate-component';
+import { warningEntries, warningPlace, WARNINGS_LISTED, type WarningEntry } from './warnings';
 
 /** A framework's own words about where an error happened, read from what it logged. */
 export interface FrameworkContext {
@@ -52,7 +56,8 @@ function componentLine(event: DaebugEvent, events: readonly DaebugEvent[]): stri
   const name = context?.component ?? own?.name;
   const located = [own, reactBoundaryLogAfter(event, events)?.component].find((c) => c !== undefined && (c.name === name || name?.endsWith(`.${c.name}`)));
   const component = name ? ` component ${code(`<${name}>`)}${located ? ` ${componentPlace(located)}` : ''}` : '';
-  return `- ${context?.framework ?? own!.framework}${component}: ${context?.evidence ?? 'named in its own text'}`;
+  const evidence = context?.evidence ?? (own?.foundBy === 'enclosing' ? 'the frame in your code is inside it' : 'named in its own text');
+  return `- ${context?.framework ?? own!.framework}${component}: ${evidence}`;
 }
 
 function during(event: DaebugEvent, report: Attempt): string {
@@ -76,32 +81,62 @@ function firstThingToTry(event: DaebugEvent, where: string | undefined): string 
   return 'No frame of its stack is in your code: find the app code that called into the library (the JSON report keeps the raw frames), or turn on `daebugAsyncStacks` to see what started the work.';
 }
 
-/** `unexpected error 3 below`: its number in the Unexpected errors section, where repeats are one entry. */
-function entryName(event: DaebugEvent, report: Attempt): string {
-  const identity = eventIdentity(event);
-  const index = collapseByGroup(report.events.filter((e) => e.unexpected)).findIndex((run) => run.members.some((m) => eventIdentity(m) === identity));
-  if (index === -1) return 'an unexpected error';
-  return index < UNEXPECTED_LISTED ? `unexpected error ${index + 1} below` : `unexpected error ${index + 1} (in the JSON report)`;
+/** `unexpected error 3 below`: its number in the Unexpected errors section (src/format/fix-order.ts). */
+function entryName(event: DaebugEvent, numbers: ReadonlyMap<string, number>): string {
+  const number = numbers.get(eventIdentity(event));
+  if (number === undefined) return 'an unexpected error';
+  return number <= UNEXPECTED_LISTED ? `unexpected error ${number} below` : `unexpected error ${number} (in the JSON report)`;
 }
 
 /** Independent problems listed in the Root cause block at most; the Unexpected errors section has them all. */
 const ORDER_LISTED = 8;
 
 /**
+ * The Warnings section's entries that are problems of their own: a warning an error explains (Vue's "Unhandled error
+ * during execution of mounted hook" before the error it rethrows) is that error's, not another problem. Each with its
+ * number in that section.
+ */
+function independentWarnings(report: Attempt): Array<{ entry: WarningEntry; number: number }> {
+  const links = causalLinksOf(report.events);
+  return warningEntries(report.events)
+    .map((entry, i) => ({ entry, number: i + 1 }))
+    .filter(({ entry }) => !entry.members.some((m) => links.causedBy.has(eventIdentity(m)) || links.causes.has(eventIdentity(m))));
+}
+
+/** `a Vue warning about your component `UserCard``, `warning logged by your code`: a warning's kind, as the ranking says an error's. */
+function warningKind(event: DaebugEvent): string {
+  const logger = loggedBy(event);
+  if (logger?.by === 'framework') return loggerPhrase(logger, event.component?.name ?? componentNamedIn(event.message, event.stack)?.name);
+  if (logger?.by === 'app') return 'warning logged by your code';
+  // A framework's warning in words of its own (Angular's sanitizer) names the component it is about.
+  const component = event.component;
+  if (component) return `${component.framework === 'Angular' ? 'an' : 'a'} ${component.framework} warning about your component \`${component.name}\``;
+  return logger?.by === 'library' ? 'warning logged by a library' : 'warning';
+}
+
+/**
  * `- 3 independent problems, fix each: …` and the order to look at them, each by its number below, its kind and its
  * place: the block names one error first, but when nothing ties the others to it, it must not read as the only one.
+ * The warnings that are not unexpected errors are problems too, after them: a reader who stops at N misses none.
  */
-function problemOrder(cause: RootCause, report: Attempt): string[] {
+function problemOrder(cause: RootCause, numbers: ReadonlyMap<string, number>, warnings: ReadonlyArray<{ entry: WarningEntry; number: number }>): string[] {
+  const total = cause.independent + warnings.length;
   const lines = [
-    `- ${cause.independent} independent problems, fix each: none of them explains another, so fixing one will not fix the others. Look at them in this order (the first for the reason under Chosen):`,
+    `- ${total} independent problems, fix each: none of them explains another, so fixing one will not fix the others. Look at them in this order (the first for the reason under Chosen):`,
   ];
-  for (const [index, { event, kind }] of cause.order.slice(0, ORDER_LISTED).entries()) {
-    // The line to fix first: the app's own frame, else the component the framework named (the Warnings' order).
-    const frame = firstUserFrame(event.frames);
-    const place = frame ? `at ${code(frameWhere(frame))}` : warningPlace(event);
-    lines.push(`  ${index + 1}. ${entryName(event, report)}${event === cause.event ? ' (this one)' : ''}: ${kind}${place ? `; ${place}` : ''}`);
+  const problems = [
+    ...cause.order.map(({ event, kind }) => {
+      // The line to fix first: the app's own frame, else the component the framework named (the Warnings' order).
+      const frame = firstUserFrame(event.frames);
+      return { kind, place: frame ? `at ${code(frameWhere(frame))}` : warningPlace(event), name: `${entryName(event, numbers)}${event === cause.event ? ' (this one)' : ''}` };
+    }),
+    // A warning's place is the Warnings section's: its component and where it is used come before a frame of the app.
+    ...warnings.map(({ entry, number }) => ({ kind: warningKind(entry.event), place: warningPlace(entry.event), name: number <= WARNINGS_LISTED ? `warning ${number} below` : `warning ${number} (in the JSON report)` })),
+  ];
+  for (const [index, { kind, place, name }] of problems.slice(0, ORDER_LISTED).entries()) {
+    lines.push(`  ${index + 1}. ${name}: ${kind}${place ? `; ${place}` : ''}`);
   }
-  if (cause.order.length > ORDER_LISTED) lines.push(`  … ${cause.order.length - ORDER_LISTED} more below`);
+  if (problems.length > ORDER_LISTED) lines.push(`  … ${problems.length - ORDER_LISTED} more below`);
   return lines;
 }
 
@@ -109,8 +144,7 @@ function problemOrder(cause: RootCause, report: Attempt): string[] {
  * A short "Root cause" block for the error ranked first (src/diagnosis/rank.ts): what, where (the original file:line
  * and function, the framework's component), when (the job or step), how it was chosen and what to try first.
  */
-export function rootCauseSection(report: Attempt, h: string): string[] {
-  const cause = rankRootCause(report);
+export function rootCauseSection(report: Attempt, h: string, cause = rankRootCause(report), numbers = unexpectedNumbers(report, cause)): string[] {
   if (!cause) return [];
   const event = cause.event;
   // An Error rethrown with a `cause`, or a Promise.any's AggregateError, may have no frame of its own in the app:
@@ -121,10 +155,11 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   // Stacks that were never mapped (no frames as data) still have the browser's own location.
   const location = event.frames?.length ? undefined : locationText(event.location);
   const where = frame ? frameWhere(frame) : location;
-  const lines = ['', `${h}# Root cause`, '', `The ${code(event.source)} in ${code(event.realm)} at ${event.ts}, ${entryName(event, report)}:`, ''];
+  const lines = ['', `${h}# Root cause`, '', `The ${code(event.source)} in ${code(event.realm)} at ${event.ts}, ${entryName(event, numbers)}:`, ''];
   if (where) {
-    const logged = event.loggedAt?.original ?? (event.loggedAt ? { source: event.loggedAt.url, line: event.loggedAt.line } : undefined);
-    const loggedAt = logged ? `; logged at ${code(`${logged.source}:${logged.line}`)}` : '';
+    // A library's console call is said by who made it: its place inside the library tells nothing.
+    const logged = loggedWhere(event);
+    const loggedAt = !logged ? '' : 'by' in logged ? `; ${logged.by}` : `; logged at ${code(`${logged.at.source}:${logged.at.line}`)}`;
     // An Error's name is the page's text: shown only when it is a plain identifier (`TypeError`, `HttpError`).
     const name = part?.name && /^[A-Za-z_$][\w$]{0,59}$/.test(part.name) ? ` ${code(part.name)}` : '';
     const via = part ? ` (where its ${event.cause?.includes(part) ? 'cause' : 'member'}${name} was thrown)` : '';
@@ -137,7 +172,6 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   const component = componentLine(event, report.events);
   if (component) lines.push(component);
   lines.push(`- When: ${during(event, report)}`);
-  const numbers = unexpectedNumbers(report.events);
   const links = causalLinksOf(report.events);
   const number = (e: DaebugEvent) => numbers.get(eventIdentity(e));
   const causedBy = causedByNote(event, links, number);
@@ -146,7 +180,8 @@ export function rootCauseSection(report: Attempt, h: string): string[] {
   if (explains) lines.push(`- Explains: ${explains.replace(/^→ explains /, '')}`);
   // The reason is daebug's own words only (no page or test text), so it stands outside a fence.
   lines.push(`- Chosen: ${cause.reason}`);
-  if (cause.independent > 1) lines.push(...problemOrder(cause, report));
+  const warnings = independentWarnings(report);
+  if (cause.independent + warnings.length > 1) lines.push(...problemOrder(cause, numbers, warnings));
   // What the page said stays inside a fence, like all page text: it must not read as the report's own words.
   const message = headline(event.message).slice(0, 300);
   lines.push('', fence(eventInfo(event), `${message}\n\nTry first: ${firstThingToTry(event, frame?.original ? `${frame.original.source}:${frame.original.line}` : where)}`));

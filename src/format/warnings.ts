@@ -13,7 +13,7 @@ import type { DaebugEvent } from '../model/schema';
 import { componentNote } from './component-note';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
-import { foundNote } from './found-note';
+import { foundExcerpt, foundNote } from './found-note';
 import { firstLine, type FirstLineOptions } from '../text/first-line';
 import { firstUserFrame, frameWhere } from './frames';
 
@@ -47,6 +47,12 @@ export function warningPlace(event: DaebugEvent): string {
   return event.frames?.length ? 'no frame of its stack is in your code' : '';
 }
 
+/** The code of the found line `warningPlace` names (where a component is used, its `.map(`), or ''. */
+function placeExcerpt(event: DaebugEvent): string {
+  const named = event.component ? event.foundInSource?.[0]?.by !== 'url' : !firstUserFrame(event.frames);
+  return named ? foundExcerpt(event) : '';
+}
+
 const WARNING_LINE: FirstLineOptions = { max: 300, trim: true };
 
 /**
@@ -73,7 +79,7 @@ export function unexpectedWarnings(events: readonly DaebugEvent[]): number {
 }
 
 /** Entries listed at most; the JSON report has every warning. */
-const WARNINGS_LISTED = 20;
+export const WARNINGS_LISTED = 20;
 
 /**
  * `## Warnings`: one list line per entry (source, realm, time, place, repeats) and its first line in a fence, while they fit in `room` bytes; empty without warnings.
@@ -90,7 +96,10 @@ export function warningsSection(events: readonly DaebugEvent[], h: string, room:
   for (const [index, { event, count, members }] of entries.slice(0, WARNINGS_LISTED).entries()) {
     const place = warningPlace(event);
     const repeats = count > 1 ? ` × ${count}${members[count - 1]!.ts === event.ts ? '' : ` (${event.ts} to ${members[count - 1]!.ts})`}` : '';
-    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${place ? `: ${place}` : ''}${repeats}`, fence(eventInfo(event), firstLine(event.message, WARNING_LINE)), ''];
+    // A line found in the source (where a component is used) shows its code, as a frame's code frame would.
+    const excerpt = placeExcerpt(event);
+    const body = firstLine(event.message, WARNING_LINE) + (excerpt ? `\n\n${excerpt}` : '');
+    const entry = [`${index + 1}. ${code(event.source)} in ${code(event.realm)} at ${event.ts}${place ? `: ${place}` : ''}${repeats}`, fence(eventInfo(event), body), ''];
     const size = Buffer.byteLength(entry.join('\n')) + 1;
     if (used + size > room) break;
     lines.push(...entry);

@@ -76,6 +76,8 @@ export const networkSchema = z.object({
        * frames) at its original position and function, when a source map had it.
        */
       original: z.object({ source: z.string(), line: z.number().int(), column: z.number().int(), functionName: z.string().optional() }).optional(),
+      /** The code around `original`, as a frame's `snippet`: the app's call that made the request, with a caret. */
+      snippet: z.string().optional(),
     })
     .optional(),
 });
@@ -95,9 +97,12 @@ export const componentSchema = z.object({
   /**
    * How it was found: `name` when its declaration (`function CartList(`, `class AppComponent`, a Vue SFC `UserCard.vue`)
    * was searched for in the source map's sources; `owner-stack` when React's owner stack (a component stack in the
-   * message, or the `console.createTask` frames `daebugAsyncStacks` exposes) gave the line in the component that rendered it.
+   * message, or the `console.createTask` frames `daebugAsyncStacks` exposes) gave the line in the component that rendered it;
+   * `enclosing` when the event's text names none but its first frame in the app is inside the component's own class or
+   * options object (an Angular `@Component` class's `ngOnInit`, a React class component's method, a Vue
+   * `defineComponent` object's hook): `line` is that class's or object's declaration.
    */
-  foundBy: z.enum(['name', 'owner-stack']).optional(),
+  foundBy: z.enum(['name', 'owner-stack', 'enclosing']).optional(),
 });
 
 /**
@@ -133,6 +138,8 @@ export const foundLineSchema = z.object({
    * binding of the component Angular's sanitizer warning comes from.
    */
   by: z.enum(['url', 'component-use', 'key-map', 'assignment', 'inner-html']),
+  /** The lines around it, numbered, the line marked with `>`, as a frame's `snippet` (no caret: found by text, it has no column). */
+  snippet: z.string().optional(),
 });
 
 export const eventSchema = z.object({

@@ -18,10 +18,17 @@ import { normalizeMessage } from './normalize';
 const CLOSE: Record<string, string> = { '{': '}', '[': ']' };
 
 /**
+ * A class instance's preview names its class as DevTools does (`Cart {id: 3, …}`, src/capture/remote-object.ts);
+ * its full serialization is JSON (`{"id":3}`). The name goes, so both have one shape; JSON (`{"id":`) never matches.
+ */
+const CLASS_PREVIEW = /(^|[\s(,[:])[A-Za-z_$][\w$]* \{(?=(?:[A-Za-z_$][\w$]*|<[a-z]+>|"(?:[^"\\]|\\.)*"): |…\})/g;
+
+/**
  * The message with each outermost `{…}` and `[…]` part collapsed; a part left open at the end (a message cut inside
  * an object) is collapsed too. A closing bracket that does not match gives the message back unchanged.
  */
-export function messageShape(message: string): string {
+export function messageShape(text: string): string {
+  const message = text.replace(CLASS_PREVIEW, '$1{');
   let out = '';
   const open: string[] = [];
   let start = 0;

@@ -5,6 +5,8 @@ export interface CodeFrameOptions {
   context?: number;
   /** Characters shown of a line; longer (minified) lines show a window around the column. @default 120 */
   width?: number;
+  /** A caret under the column; a line found by text, not by a frame, has no column and is only marked. @default true */
+  caret?: boolean;
 }
 
 /**
@@ -32,7 +34,7 @@ export function codeFrame(source: TextLines, line: number, column: number, optio
     const text = clip(source.line(n) ?? '', start, width);
     const marker = n === line ? '>' : ' ';
     out.push(`${marker} ${String(n).padStart(gutter)} |${text ? ` ${text}` : ''}`);
-    if (n === line) {
+    if (n === line && options.caret !== false) {
       const lead = (start > 0 ? '…' : '') + target.slice(start, col - 1);
       out.push(`  ${' '.repeat(gutter)} | ${lead.replace(/[^\t]/g, ' ')}^`);
     }

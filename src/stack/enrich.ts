@@ -7,6 +7,7 @@ import type { ErrorPart, EventComponent, Frame, NetworkFailure } from '../model/
 import { codeFrame } from './code-frame';
 import { firstUserFrame } from './first-user-frame';
 import { isDocumentStart } from '../text/document-start';
+import { enclosingComponent } from './enclosing-component';
 import { locateEvaluated } from './eval-position';
 import { pageFetcher, type PageAccess } from './fetch';
 import { originalFunctionName } from './function-name';
@@ -115,6 +116,7 @@ export async function enrich(recorder: Recorder, maps: SourceMaps, limits: Enric
     await explainTarget(target, run);
   }
   await locateComponents(recorder.stored().events, run, cpuEnd);
+  await locateEnclosingComponents(recorder.stored().events, run, cpuEnd);
   await locateByEvidence(recorder.stored().events, () => componentSources(run, []), cpuEnd);
   for (const url of run.unmapped) {
     const script = scripts.get(url);
@@ -144,13 +146,14 @@ async function explainTarget(target: Target, run: Run): Promise<void> {
   // The app's call that made the request, not the library's fetch wrapper on top of the initiator's stack.
   const caller = initiator && firstFrame?.original;
   if (caller) initiator.original = { source: caller.source, line: caller.line, column: caller.column, ...(caller.functionName ? { functionName: caller.functionName } : {}) };
-  if (!target.explain) return;
+  if (!target.explain && !caller) return;
   const first = located.find((l) => l.frame === firstFrame);
-  if (first?.text) {
-    const text = await withDeadline(first.text(), Math.max(0, run.lookupEnd - Date.now()));
-    const snippet = text ? codeFrame(text, first.line, first.column) : undefined;
-    if (snippet) target.holder.snippet = snippet;
-  }
+  const text = first?.text ? await withDeadline(first.text(), Math.max(0, run.lookupEnd - Date.now())) : undefined;
+  const snippet = text && first ? codeFrame(text, first.line, first.column) : undefined;
+  // The app's call that made a failed request is a located line too: it gets its code, as an error's frame does.
+  if (caller && initiator && snippet) initiator.snippet = snippet;
+  if (!target.explain) return;
+  if (snippet) target.holder.snippet = snippet;
   const input = { source: target.source, message: target.message, where: first ? where(first.frame) : undefined, failedRequests: target.failedRequests, network: target.network };
   const hint = hintFor(input);
   if (hint) target.holder.hint = hint;
@@ -373,6 +376,30 @@ async function locateComponents(events: readonly StoredEvent[], run: Run, cpuEnd
   // A production build's component stack names a minifier's `Ui` or `t`: no component a reader could look for. Such a
   // name is kept only when the sources have it.
   for (const { event } of named) if (event.component && event.component.source === undefined && isMinifiedName(event.component.name)) delete event.component;
+}
+
+/** Errors per test whose enclosing component is looked for: each reads its frame's source once. */
+const MAX_ENCLOSING = 20;
+
+/**
+ * An error whose own text names no component, thrown in a component's own method (`ngOnInit`, a class component's
+ * `componentDidMount`, a Vue hook): its first frame in the app is inside the component's class or options object,
+ * read from the original source the map carries (src/stack/enclosing-component.ts).
+ */
+async function locateEnclosingComponents(events: readonly StoredEvent[], run: Run, cpuEnd: number): Promise<void> {
+  const wanted = events
+    .filter((e) => !e.component && (e.type === 'error' || e.source === 'console.error'))
+    .map((event) => ({ event, at: firstUserFrame(event.frames)?.original }))
+    .filter((c): c is { event: StoredEvent; at: NonNullable<Frame['original']> } => c.at !== undefined)
+    .slice(0, MAX_ENCLOSING);
+  if (!wanted.length || Date.now() > cpuEnd) return;
+  const sources = new Map((await componentSources(run, [])).map((s) => [s.source, s.text]));
+  for (const { event, at } of wanted) {
+    if (Date.now() > cpuEnd) return;
+    const text = sources.get(at.source);
+    const found = text === undefined ? undefined : enclosingComponent(text, at.line, at.source);
+    if (found) event.component = { name: found.name, framework: found.framework, source: at.source, line: found.line, foundBy: 'enclosing' };
+  }
 }
 
 /** One or two characters (`t`, `Ui`, `$e`): a minifier's name, not a developer's. */

@@ -5,10 +5,13 @@
  * components named, over the app's own original sources, loaded once and only when an event needs them.
  */
 import type { StoredEvent } from '../capture/recorder';
+import type { DaebugEvent } from '../model/schema';
 import { isNetworkFailure } from '../model/classify';
 import { requestNamedBy } from '../model/names-url';
 import type { SourceText } from './locate-component';
 import { assignmentsOfValue, innerHtmlBindings, linesNamingUrl, linesUsingComponent, mapCallsInComponent, ng0100CurrentValue, type FoundLine } from './locate-evidence';
+import { codeFrame } from './code-frame';
+import { TextLines } from './text-lines';
 import { isUserSource } from './user-code';
 
 /** Locates what can be located by evidence among a test's events, in place; stops looking past `cpuEnd`. */
@@ -18,6 +21,33 @@ export async function locateByEvidence(events: readonly StoredEvent[], appSource
   await locateRequests(events, sources, cpuEnd);
   placeByNamedRequest(events);
   await locateUses(events, sources, cpuEnd);
+  if (events.some((e) => e.foundInSource?.some((f) => f.snippet === undefined))) addSnippets(events, await sources());
+}
+
+type Found = NonNullable<DaebugEvent['foundInSource']>[number];
+
+/**
+ * Each found line gets the code around it, as a frame gets its code frame, read from the same sources it was found
+ * in: the reporter and the CLI print it without reading the app's files again. No caret: a line found by text has
+ * no column.
+ */
+function addSnippets(events: readonly StoredEvent[], sources: readonly SourceText[]): void {
+  const texts = new Map<string, TextLines | undefined>();
+  const textOf = (source: string) => {
+    if (!texts.has(source)) {
+      const found = sources.find((s) => s.source === source);
+      texts.set(source, found ? new TextLines(found.text) : undefined);
+    }
+    return texts.get(source);
+  };
+  for (const event of events) {
+    for (const line of event.foundInSource ?? []) {
+      if (line.snippet !== undefined) continue;
+      const text = textOf(line.source);
+      const snippet = text ? codeFrame(text, line.line, 1, { caret: false }) : undefined;
+      if (snippet) (line as Found).snippet = snippet;
+    }
+  }
 }
 
 /** Failed requests located by their URL per test: each search reads every source of the app once. */
@@ -56,7 +86,8 @@ function placeByNamedRequest(events: readonly StoredEvent[]): void {
     if (event.network || event.dropped || event.foundInSource?.length || (event.frames ?? []).some((f) => f.userCode)) continue;
     const request = requestNamedBy(event, requests, (r) => r.network!.url);
     const caller = request?.network?.initiator?.original;
-    const found = request?.foundInSource ?? (caller && isUserSource(caller.source) ? [{ source: caller.source, line: caller.line, by: 'url' as const }] : undefined);
+    const snippet = request?.network?.initiator?.snippet;
+    const found: Found[] | undefined = request?.foundInSource ?? (caller && isUserSource(caller.source) ? [{ source: caller.source, line: caller.line, by: 'url' as const, ...(snippet ? { snippet } : {}) }] : undefined);
     if (found?.length) event.foundInSource = found.map((f) => ({ ...f }));
   }
 }

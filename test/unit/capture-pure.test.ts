@@ -114,6 +114,28 @@ describe('formatPrimitiveArgs', () => {
     assert.equal(previewText({ type: 'object', subtype: 'node', description: 'span#target.label', preview: internals }), 'span#target.label');
     assert.equal(previewText({ type: 'object', preview: { properties: [{ name: 'f', type: 'function', value: '' }] } }), '{"f":function}');
   });
+  it("names a class instance's class as DevTools does; a plain Object keeps its JSON-like form (issue 37)", () => {
+    const scope = {
+      type: 'object',
+      className: 'DedicatedWorkerGlobalScope',
+      description: 'DedicatedWorkerGlobalScope',
+      preview: {
+        overflow: true,
+        properties: [
+          { name: 'name', type: 'string', value: '' },
+          { name: 'onmessage', type: 'object', subtype: 'null', value: 'null' },
+          { name: 'cancelAnimationFrame', type: 'function', value: '' },
+        ],
+      },
+    };
+    assert.equal(previewText(scope), 'DedicatedWorkerGlobalScope {name: "", onmessage: null, cancelAnimationFrame: function, …}');
+    assert.equal(previewText({ type: 'object', className: 'Cart', description: 'Cart', preview: { properties: [{ name: 'item-count', type: 'number', value: '2' }] } }), 'Cart {"item-count": 2}');
+    const plain = { type: 'object', className: 'Object', description: 'Object', preview: { properties: [{ name: 'a', type: 'number', value: '1' }] } };
+    assert.equal(previewText(plain), '{"a":1}');
+    // Arrays and described built-ins are not class instances.
+    assert.equal(previewText({ type: 'object', subtype: 'array', className: 'Array', description: 'Array(1)', preview: { properties: [{ name: '0', type: 'number', value: '1' }] } }), '[1]');
+  });
+
   it('applies format specifiers to previews of objects too', () => {
     const object = { type: 'object', preview: { properties: [{ name: 'a', type: 'number', value: '1' }] } };
     const args = [s('%s is %o%c'), s('Bob'), object, s('color: red')];

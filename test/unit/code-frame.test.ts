@@ -13,6 +13,10 @@ describe('codeFrame', () => {
     );
   });
 
+  it('marks a line found by text without a caret: it has no column', () => {
+    assert.equal(codeFrame(source, 3, 1, { caret: false }), ['  1 | line one', '  2 | line two', '> 3 | const unit = item.product!.price;', '  4 | line four', '  5 | line five'].join('\n'));
+  });
+
   it('stops at the start and end of the file', () => {
     assert.equal(codeFrame(source, 1, 1), ['> 1 | line one', '    | ^', '  2 | line two', '  3 | const unit = item.product!.price;'].join('\n'));
     assert.equal(codeFrame(source, 6, 6)?.split('\n').at(-2), '> 6 | line six');

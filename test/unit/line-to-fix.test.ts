@@ -48,6 +48,21 @@ describe('lineToFix', () => {
     assert.match(deep!.fields['note']!, /no frame of the stack is in your code; it is located where it surfaced/);
   });
 
+  it('carries the code stored for the line, and `daebug errors` prints it under the found line (issue 37)', () => {
+    const snippet = '  29 | export function loadPrices() {\n> 30 |   return fetch("/api/prices.json").then((r) => r.json());\n     |   ^';
+    const withCode = { ...request, network: { ...request.network!, initiator: { ...request.network!.initiator!, snippet } } };
+    const keyCode = { ...keyWarning, foundInSource: [{ ...keyWarning.foundInSource![0]!, snippet: '> 6 |   {items.map((p) => <li>{p}</li>)}' }] };
+    assert.equal(lineToFix(rejection, [withCode, rejection])?.snippet, snippet);
+    assert.equal(lineToFix(keyCode, [keyCode])?.snippet, '> 6 |   {items.map((p) => <li>{p}</li>)}');
+    const text = formatErrors(collectErrors([file([withCode, rejection, keyCode])], { dir: 'reports', limit: 20 }));
+    const { blocks } = parseSeedErrors(text);
+    assert.equal(blocks[0]!.fields['code'], `react/App.tsx:30\n${snippet}`);
+    assert.equal(blocks[1]!.fields['code'], 'react/App.tsx:6\n> 6 |   {items.map((p) => <li>{p}</li>)}');
+    const markdown = formatMarkdown(reportSchema.parse({ ...file([withCode, rejection]).report, summary: { errors: 2, unexpected: 1, console: 0, dropped: 0 } }), { maxBytes: 65536 });
+    const section = markdown.slice(markdown.indexOf('## Unexpected errors'), markdown.indexOf('## Transcript'));
+    assert.ok(section.includes(`\n\nreact/App.tsx:30\n${snippet}\n\`\`\``), section);
+  });
+
   it("is the line the Markdown names for the error a failed request caused", () => {
     const events = [request, rejection].map((e) => ({ ...e }));
     const report = reportSchema.parse({ schemaVersion: 1, test: { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', line: 3, project: '', status: 'passed', expectedStatus: 'passed', retry: 0, duration: 5, strict: false }, jobs: [], events, summary: { errors: 2, unexpected: 1, console: 0, dropped: 0 } });

@@ -89,8 +89,11 @@ describe('causal links in the Markdown', () => {
     const md = formatMarkdown(report(linkCauses([request, parse, thrown, boundary, unrelated].map((e) => ({ ...e })))), { maxBytes: 65536 });
     assert.deepEqual(structureProblems(md), []);
     assert.match(md, /^1\. `unhandledrejection` in `page` at 10:00:00 .*· caused by the failed request `GET \/api\/missing` \(404\) at 10:00:00/m);
-    assert.match(md, /^2\. `window\.onerror` in `page` at 10:00:00.* · → explains unexpected error 3/m);
-    assert.match(md, /^3\. `console\.error` in `page` at 10:00:00.* · caused by unexpected error 2/m);
+    // Numbered in the order to fix them (issue 37): the error another one explains comes after the independent ones,
+    // and the transcript, in time order, refers to them by those numbers.
+    assert.match(md, /^2\. `window\.onerror` in `page` at 10:00:00.* · → explains unexpected error 4/m);
+    assert.match(md, /^4\. `console\.error` in `page` at 10:00:00.* · caused by unexpected error 2/m);
+    assert.match(md, /^↑ unexpected error 2 \(`window\.onerror`\), written in full above\n↑ unexpected error 4 \(`console\.error`\), written in full above\n↑ unexpected error 3 /m);
     // The failed request (not an unexpected error by default) says what it explains above its fence.
     assert.match(md, /^→ explains unexpected error 1\n```Error network\nGET http:\/\/h\/api\/missing 404/m);
   });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Recorder, type EventDraft } from '../../src/capture/recorder';
+import { componentNote } from '../../src/format/component-note';
 import { resolveOptions } from '../../src/options';
 import { enrich } from '../../src/stack/enrich';
 import type { FetchResult } from '../../src/stack/fetch-result';
@@ -84,6 +85,11 @@ describe('locateComponent', () => {
   });
 });
 
+const ORIGIN = 'http://app.test';
+const js = (text: string): FetchResult => ({ ok: true, text, contentType: 'text/javascript' });
+/** A fetcher that serves one bundle at `${ORIGIN}/dist/app.js`, with its map. */
+const serving = (app: { js: string; map: string }) => async (url: string): Promise<FetchResult> => (url === `${ORIGIN}/dist/app.js` ? js(app.js) : url === `${ORIGIN}/dist/app.js.map` ? js(app.map) : { ok: false, reason: 'HTTP 404' });
+
 describe('enrich: the component an event names', () => {
   const files = {
     'main.ts': "import { PriceList } from './PriceList';\nimport { render } from './node_modules/fake-react/index';\n(window as any).show = () => render(PriceList);\n",
@@ -92,9 +98,7 @@ describe('enrich: the component an event names', () => {
     'node_modules/fake-react/index.ts': 'export function render(component: () => unknown): unknown {\n  console.error("Each child in a list should have a unique key prop. Check the render method of `PriceList`.");\n  return component();\n}\n',
   };
   const app = bundle(files, 'main.ts');
-  const ORIGIN = 'http://app.test';
-  const js = (text: string): FetchResult => ({ ok: true, text, contentType: 'text/javascript' });
-  const fetcher = async (url: string): Promise<FetchResult> => (url === `${ORIGIN}/dist/app.js` ? js(app.js) : url === `${ORIGIN}/dist/app.js.map` ? js(app.map) : { ok: false, reason: 'HTTP 404' });
+  const fetcher = serving(app);
   const warned = positionOf(app.js, 'console.error');
   const rendered = positionOf(app.js, '"1.00"');
   const draft = (fields: Partial<EventDraft>): EventDraft => ({
@@ -160,5 +164,26 @@ describe('enrich: the component an event names', () => {
     rec.add(draft({ message: 'Each child in a list should have a unique key prop.\n\nCheck the render method of `Basket`.' }));
     await enrich(rec, maps());
     assert.deepEqual(rec.events()[0]?.component, { name: 'Basket', framework: 'React' });
+  });
+});
+
+describe('enrich: the component around the frame of an error whose text names none (issue 37)', () => {
+  const files = {
+    'main.ts': "import { Cart } from './Cart';\n(window as any).start = () => new Cart().componentDidMount();\n",
+    'Component.ts': 'export class Component {\n  props: { items?: string[] } = {};\n}\n',
+    'Cart.ts': "import { Component } from './Component';\nexport class Cart extends Component {\n  componentDidMount(): void {\n    const n = this.props.items!.length;\n    console.log(n);\n  }\n}\n",
+  };
+  const app = bundle(files, 'main.ts');
+  const fetcher = serving(app);
+  const thrown = positionOf(app.js, '.length');
+
+  it('names the class component whose method threw, at its declaration, and says how it was found', async () => {
+    const rec = new Recorder(resolveOptions({ strict: false, capture: true, ignore: [], limits: {} }));
+    rec.add({ type: 'error', source: 'window.onerror', level: 'error', realm: 'page', timeMs: Date.now(), message: "TypeError: Cannot read properties of undefined (reading 'length')", callFrames: [{ url: `${ORIGIN}/dist/app.js`, line: thrown.line, column: thrown.column, functionName: 'componentDidMount' }] });
+    await enrich(rec, new SourceMaps(fetcher, new LruCache<Promise<ScriptInfo>>(50, 20 * 1024 * 1024)));
+    const [error] = rec.events();
+    assert.equal(error?.frames?.[0]?.original?.source, 'src/Cart.ts');
+    assert.deepEqual(error?.component, { name: 'Cart', framework: 'React', source: 'src/Cart.ts', line: 2, foundBy: 'enclosing' });
+    assert.equal(componentNote(error!.component!), 'component `<Cart>` at `src/Cart.ts:2` (its code encloses the frame)');
   });
 });

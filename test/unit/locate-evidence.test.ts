@@ -5,6 +5,8 @@ import { formatMarkdown } from '../../src/format/markdown';
 import { reportSchema } from '../../src/model/schema';
 import { assignmentsOfValue, innerHtmlBindings, linesNamingUrl, linesUsingComponent, mapCallsInComponent, ng0100CurrentValue, urlPattern } from '../../src/stack/locate-evidence';
 import { locateComponent } from '../../src/stack/locate-component';
+import { locateByEvidence } from '../../src/stack/locate-by-evidence';
+import type { StoredEvent } from '../../src/capture/recorder';
 
 const prices = { source: 'src/app/prices.service.ts', text: "import { HttpClient } from '@angular/common/http';\n\nexport class PricesService {\n  load() {\n    return this.http.get('/api/prices.json');\n  }\n}\n" };
 const users = { source: 'src/users.ts', text: "export function loadUser(id: string) {\n  return request(`/api/users/${id}`);\n}\nexport const teamUrl = (id: string) => '/api/teams/' + id;\n" };
@@ -156,5 +158,53 @@ describe("Angular's NG0100 and sanitizer warning, located in the named component
     const code = { source: 'src/app/price-news.component.ts', text: "@Component({ templateUrl: './price-news.component.html' })\nexport class PriceNews {}\n" };
     const news = locateComponent('PriceNews', [code, external], 'Angular')!;
     assert.deepEqual(innerHtmlBindings(news, 'PriceNews', [code, external]), [{ source: 'src/app/price-news.component.html', line: 2 }]);
+  });
+});
+
+describe('a located line gets its code, as a frame gets its code frame (issue 37)', () => {
+  const app = { source: 'src/App.ts', text: "import { UserCard } from './UserCard';\nexport const App = defineComponent({\n  render() {\n    return h('div', [h(UserCard, { name: user.name })]);\n  },\n});\n" };
+  const propWarning = () => ({
+    type: 'console', source: 'console.warn', level: 'warn', realm: 'page', timeMs: 0, seq: 0,
+    message: '[Vue warn]: Missing required prop: "age"\n  at <UserCard>\n  at <App>',
+    frames: [{ url: 'http://h/app.js', line: 1, column: 5, library: '@vue/runtime-core' }],
+    component: { name: 'UserCard', framework: 'Vue' as const, source: 'src/UserCard.ts', line: 1, foundBy: 'name' as const },
+  }) as unknown as StoredEvent;
+
+  it('stores the lines around a found line, marked but without a caret, beside it in the event', async () => {
+    const event = propWarning();
+    await locateByEvidence([event], async () => [app], Date.now() + 5000);
+    assert.deepEqual(event.foundInSource?.map(({ source, line, by }) => ({ source, line, by })), [{ source: 'src/App.ts', line: 4, by: 'component-use' }]);
+    const snippet = event.foundInSource?.[0]?.snippet ?? '';
+    assert.match(snippet, /^> 4 \| {5}return h\('div', \[h\(UserCard, \{ name: user\.name \}\)\]\);$/m);
+    assert.match(snippet, /^  2 \| export const App = defineComponent\(\{$/m);
+    // Found by text, not a frame: no column, so no caret line.
+    assert.doesNotMatch(snippet, /\^/);
+  });
+
+  it('shows that code in the Warnings entry and in an unexpected error entry, with the place it is at', () => {
+    const snippet = '  3 |   render() {\n> 4 |     return h(UserCard);\n  5 |   },';
+    const warning = {
+      type: 'console' as const, source: 'console.warn', level: 'warn', realm: 'page', ts: '10:00:00', time: new Date(0).toISOString(), expected: false,
+      message: '[Vue warn]: Missing required prop: "age"\n  at <UserCard>',
+      frames: [{ url: 'http://h/app.js', line: 1, column: 5, library: '@vue/runtime-core' }],
+      component: { name: 'UserCard', framework: 'Vue' as const, source: 'src/UserCard.ts', line: 1, foundBy: 'name' as const },
+      foundInSource: [{ source: 'src/App.ts', line: 4, by: 'component-use' as const, snippet }],
+    };
+    const build = (events: unknown[]) => reportSchema.parse({
+      schemaVersion: 1,
+      test: { title: 't', titlePath: ['a.spec.ts', 't'], file: 'a.spec.ts', line: 3, project: '', status: 'passed', expectedStatus: 'passed', retry: 0, duration: 5, strict: false },
+      jobs: [],
+      events,
+      summary: { errors: 0, unexpected: 0, console: 1, dropped: 0 },
+    });
+    const md = formatMarkdown(build([warning]), { maxBytes: 65536 });
+    const warnings = md.slice(md.indexOf('## Warnings'), md.indexOf('## Transcript'));
+    assert.ok(warnings.includes(`\`\`\`Text console.warn\n[Vue warn]: Missing required prop: "age"\n\nsrc/App.ts:4\n${snippet}\n\`\`\``), warnings);
+    // With an app frame too (Vue's mount() line): the Warnings entry names the found line first, so shows its code.
+    const mounted = formatMarkdown(build([{ ...warning, frames: [...warning.frames, { url: 'http://h/app.js', line: 1, column: 90, original: { source: 'src/main.ts', line: 4, column: 16 }, userCode: true }] }]), { maxBytes: 65536 });
+    assert.ok(mounted.includes(`\n\nsrc/App.ts:4\n${snippet}\n\`\`\``), mounted);
+    const unexpected = formatMarkdown(build([{ ...warning, source: 'console.error', level: 'error', unexpected: true }]), { maxBytes: 65536 });
+    const section = unexpected.slice(unexpected.indexOf('## Unexpected errors'), unexpected.indexOf('## Transcript'));
+    assert.ok(section.includes(`\n\nsrc/App.ts:4\n${snippet}\n\`\`\``), section);
   });
 });

@@ -71,6 +71,22 @@ describe('messageShape', () => {
 });
 
 describe('a known error told from its preview', () => {
+  it("a class instance's preview, named as DevTools names it, has the shape of its full text (issue 37)", () => {
+    class Cart {
+      constructor(
+        public id: number,
+        public name: string,
+      ) {}
+    }
+    const instance: RemoteObject = { type: 'object', className: 'Cart', description: 'Cart', preview: { properties: [{ name: 'id', type: 'number', value: '3' }, { name: 'name', type: 'string', value: 'item-3' }] } };
+    const preview = warn(formatPrimitiveArgs([{ type: 'string', value: 'item 3 loaded' }, instance], ['item 3 loaded', previewText(instance)]));
+    assert.equal(preview.message, 'item 3 loaded Cart {id: 3, name: "item-3"}');
+    const full = warn(serializeConsoleCall(['item 3 loaded', new Cart(3, 'item-3')]).text);
+    assert.equal(eventShape(preview), eventShape(full));
+    // A page's own word before a plain object's JSON is not a class name: it stays.
+    assert.equal(messageShape('saved {"id":3}'), 'saved {…}');
+  });
+
   it('the preview and the full text differ in fingerprint and agree in shape', () => {
     const preview = warn(previewMessage(3));
     const full = warn(fullMessage(3));

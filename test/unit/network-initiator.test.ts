@@ -5,6 +5,7 @@ import type { CdpStackTrace } from '../../src/capture/cdp/call-frames';
 import { networkDraft } from '../../src/capture/network-failure';
 import { Recorder } from '../../src/capture/recorder';
 import { eventFence } from '../../src/format/event-block';
+import { requestExcerpt } from '../../src/format/found-note';
 import { initiatorText } from '../../src/format/network-block';
 import { resolveOptions, type NetworkMode } from '../../src/options';
 import { enrich } from '../../src/stack/enrich';
@@ -97,6 +98,20 @@ describe("network: the app's call that made a failed request", () => {
     // What CDP said stays: the top frame, at its generated position.
     assert.equal(event?.network?.initiator?.url, URL_JS);
     assert.match(eventFence(event!), new RegExp(`\\ninitiator: script src/main\\.ts:4:\\d+ in loadUser \\(through fake-http\\)\\n`));
+  });
+
+  it("stores the code of the app's call with the initiator, and the request's fence shows it (issue 37)", async () => {
+    const rec = recorder();
+    rec.add({ ...networkDraft(failure(stack()), Date.now(), stack()), realm: 'page' });
+    await enriched(rec);
+    const [event] = rec.events();
+    const snippet = event?.network?.initiator?.snippet ?? '';
+    assert.match(snippet, /^> 4 \| {3}return getJson\('\/api\/users\/' \+ id\);$/m);
+    assert.match(snippet, /^ +\| +\^$/m);
+    // Not an unexpected error by default: no code frame of its own, so the initiator's is shown below its fence.
+    assert.equal(event?.snippet, undefined);
+    assert.ok(requestExcerpt(event!).startsWith(`src/main.ts:4\n${snippet}`));
+    assert.ok(eventFence(event!, requestExcerpt(event!)).includes(`\n\nsrc/main.ts:4\n${snippet}\n\`\`\``));
   });
 
   it("strict: the request's own hint and code frame name the app's line", async () => {

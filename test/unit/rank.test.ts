@@ -125,7 +125,8 @@ describe('rankRootCause: independent errors', () => {
     const md = formatMarkdown(report(events), { maxBytes: 65536 });
     assert.match(md, /^- 3 independent problems, fix each: none of them explains another, so fixing one will not fix the others\. Look at them in this order \(the first for the reason under Chosen\):$/m);
     // The order is the ranking's, the chosen one first, each with its kind and place.
-    assert.match(md, /^  1\. unexpected error 2 below \(this one\): uncaught error in your code; at `src\/App\.tsx:14:11 in removeAll`\n  2\. unexpected error 3 below: error logged by your code; at `src\/App\.tsx:20:11 in save`\n  3\. unexpected error 1 below: a React warning about your component `PriceList` \(no frame in your code\); no frame of its stack is in your code$/m);
+    // The Unexpected errors section numbers them in that order too (issue 37): "fix 1 first" reads directly.
+    assert.match(md, /^  1\. unexpected error 1 below \(this one\): uncaught error in your code; at `src\/App\.tsx:14:11 in removeAll`\n  2\. unexpected error 2 below: error logged by your code; at `src\/App\.tsx:20:11 in save`\n  3\. unexpected error 3 below: a React warning about your component `PriceList` \(no frame in your code\); no frame of its stack is in your code$/m);
     assert.deepEqual(structureProblems(md), []);
     assert.match(md, /^- Chosen: uncaught error in your code, ahead of 1 error logged by your code and 1 React warning$/m);
   });
@@ -144,6 +145,25 @@ describe('rankRootCause: independent errors', () => {
     assert.doesNotMatch(md, /independent (errors|problems)/);
   });
 
+  it('counts the warnings that are no unexpected error among the problems, after the errors, but not a warning an error explains (issue 37)', () => {
+    const vue = (ms: number, message: string) => event(ms, { source: 'console.warn', level: 'warn', unexpected: undefined, message, frames: [{ url: 'http://h/app.js', line: 1, column: 5, library: '@vue/runtime-core' }] });
+    const age = vue(0, '[Vue warn]: Invalid prop: type check failed for prop "age".\n  at <UserCard>\n  at <App>');
+    const amount = vue(10, '[Vue warn]: Missing required prop: "amount"\n  at <OrderTotal>\n  at <App>');
+    const hook = vue(400, '[Vue warn]: Unhandled error during execution of mounted hook \n  at <BrokenList>\n  at <App>');
+    const error = thrown(401);
+    const md = formatMarkdown(report([age, amount, hook, error]), { maxBytes: 65536 });
+    assert.match(md, /^- 3 independent problems, fix each: none of them explains another/m);
+    assert.match(md, /^  1\. unexpected error 1 below \(this one\): uncaught error in your code; at `src\/App\.tsx:14:11 in removeAll`\n  2\. warning 1 below: a Vue warning about your component `UserCard`; no frame of its stack is in your code\n  3\. warning 2 below: a Vue warning about your component `OrderTotal`; no frame of its stack is in your code$/m);
+    assert.doesNotMatch(md, /BrokenList`/);
+    // The Warnings section numbers them the same way.
+    assert.match(md, /^1\. `console\.warn` in `page` at 10:00:00: .*\n```Text console\.warn\n\[Vue warn\]: Invalid prop/m);
+    assert.match(md, /^2\. `console\.warn` in `page` at 10:00:00: .*\n```Text console\.warn\n\[Vue warn\]: Missing required prop/m);
+    assert.deepEqual(structureProblems(md), []);
+    // One error and one warning are two problems; one error alone is one.
+    assert.match(formatMarkdown(report([age, error]), { maxBytes: 65536 }), /^- 2 independent problems, fix each: .*\n  1\. unexpected error 1 below \(this one\).*\n  2\. warning 1 below: /m);
+    assert.doesNotMatch(formatMarkdown(report([hook, error]), { maxBytes: 65536 }), /independent problems/);
+  });
+
   it('says nothing of independence for one error, repeated or not', () => {
     const cause = rankRootCause(report([thrown(0), thrown(5)]))!;
     assert.equal(cause.independent, 1);
@@ -152,13 +172,29 @@ describe('rankRootCause: independent errors', () => {
 });
 
 describe('the Root cause block uses the ranking', () => {
+  it('numbers the unexpected errors in the order to fix them, and the transcript keeps time order with those numbers', () => {
+    // A warning, then a logged error, then the uncaught error that ranks first: numbered 3, 2, 1 by time, 1, 2, 3 to fix.
+    const md = formatMarkdown(report([keyWarning(0), logged(100), thrown(500)]), { maxBytes: 65536 });
+    const section = md.slice(md.indexOf('## Unexpected errors'), md.indexOf('## Transcript'));
+    assert.match(section, /^1\. `window\.onerror` in `page` at 10:00:00 at `src\/App\.tsx:14:11 in removeAll`/m);
+    assert.match(section, /^2\. `console\.error` in `page` at 10:00:00 at `src\/App\.tsx:20:11 in save`/m);
+    assert.match(section, /^3\. `console\.error` in `page` at 10:00:00 \(no frame of the stack is in your code\)/m);
+    assert.match(md, /^  1\. unexpected error 1 below \(this one\)/m);
+    assert.match(md, /^  2\. unexpected error 2 below: error logged by your code/m);
+    assert.match(md, /^  3\. unexpected error 3 below: a React warning/m);
+    assert.match(md, /^- Warnings: 1 \(all of them listed as unexpected error 3\)$/m);
+    const transcript = md.slice(md.indexOf('## Transcript'));
+    assert.match(transcript, /↑ unexpected error 3 \(`console\.error`\), written in full above\n↑ unexpected error 2 \(`console\.error`\), written in full above\n↑ unexpected error 1 \(`window\.onerror`\), written in full above/);
+    assert.deepEqual(structureProblems(md), []);
+  });
+
   it('names the ranked error, its number in the list below, and how it was chosen', () => {
     const md = formatMarkdown(report([keyWarning(0), thrown(500)]), { maxBytes: 65536 });
-    assert.match(md, /^The `window\.onerror` in `page` at 10:00:00, unexpected error 2 below:$/m);
+    assert.match(md, /^The `window\.onerror` in `page` at 10:00:00, unexpected error 1 below:$/m);
     assert.match(md, /^- Where: `src\/App\.tsx:14:11 in removeAll`$/m);
     assert.match(md, /^- Chosen: uncaught error in your code, ahead of 1 React warning$/m);
     // The chosen error's own lines borrow nothing from the warning; the order after them names each one's own place.
     assert.doesNotMatch(md.slice(md.indexOf('## Root cause'), md.indexOf(' independent problems')), /PriceList|key" prop/);
-    assert.match(md, /^  2\. unexpected error 1 below: a React warning about your component `PriceList` \(no frame in your code\); no frame of its stack is in your code$/m);
+    assert.match(md, /^  2\. unexpected error 2 below: a React warning about your component `PriceList` \(no frame in your code\); no frame of its stack is in your code$/m);
   });
 });

@@ -66,7 +66,11 @@ describe('the component of the Root cause', () => {
     const mountError = event(100, { type: 'error', source: 'window.onerror', message: "TypeError: Cannot read properties of undefined (reading 'name')", unexpected: true, frames: [user] });
     const events = [propWarning, mountError];
     assert.equal(frameworkContext(mountError, events), undefined);
-    assert.ok(!rootCauseSection(report(events), '#').join('\n').includes('UserCard'));
+    // The error's own lines borrow nothing; the list of problems after them names the warning with its own component
+    // (issue 37: warnings are problems too).
+    const section = rootCauseSection(report(events), '#').join('\n');
+    assert.ok(!section.slice(0, section.indexOf(' independent problems')).includes('UserCard'), section);
+    assert.match(section, /^  2\. warning 1 below: a Vue warning about your component `UserCard`/m);
   });
 
   it("takes React 18's boundary log, a console.error of its own right after the error in the same realm", () => {
