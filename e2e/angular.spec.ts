@@ -137,7 +137,11 @@ test("daebug errors and daebug_get_errors name the report's lines: the assignmen
   const cli = spawnSync(process.execPath, [daebugBin, ...args], { cwd: run.dir, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' }, timeout: 30_000 });
   expect(cli.status, cli.stderr).toBe(0);
   const { blocks } = parseSeedErrors(cli.stdout);
-  expect(blocks, cli.stdout).toHaveLength(2);
+  // The two logged errors, and the sanitizer warning daebug placed at the component's binding.
+  expect(blocks, cli.stdout).toHaveLength(3);
+  const sanitizer = blocks.find((b) => b.message.includes('sanitizing HTML stripped some content'))!;
+  expect(sanitizer.location, cli.stdout).toMatchObject({ file: binding.source, line: binding.line });
+  expect(sanitizer.fields['kind']).toBe('console.warn');
   const ng0100 = blocks.find((b) => b.message.includes('NG0100'))!;
   expect(ng0100.location, cli.stdout).toMatchObject({ file: assignment.source, line: assignment.line });
   expect(ng0100.fields['found']).toMatch(/^found in your source: where StockTicker sets the new value; no frame of the stack is in your code$/);
@@ -145,7 +149,7 @@ test("daebug errors and daebug_get_errors name the report's lines: the assignmen
   expect(http.location, cli.stdout).toMatchObject({ file: request.source, line: request.line });
   expect(http.fields['found']).toMatch(/by its URL/);
   // The true stack follows, Angular's frames folded; no Bazel folder and no bundle position stands for the line.
-  for (const block of blocks) {
+  for (const block of [ng0100, http]) {
     expect(block.stack.some((line) => line.kind === 'folded' && /@angular/.test(line.where)), cli.stdout).toBe(true);
     expect(block.fields['note'], cli.stdout).toBeUndefined();
   }

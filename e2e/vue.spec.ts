@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { test, expect } from '@playwright/test';
 import { buildVueApp } from './helpers/build-vue-app';
 import { markdownSection, runForReport } from './helpers/report-by-title';
 import type { InlineRunResult } from './helpers/run-playwright';
+import { callTool, daebugBin, mcpClient } from './helpers/mcp-client';
+import { parseSeedErrors } from './helpers/seed-error-blocks';
 
 // fixtures/vue/src is a Vue 3.5 app (render functions, development build, linked source map), bundled by
 // e2e/global-setup.ts and again in beforeAll (a no-op when unchanged) so that this file also runs alone. Its first
@@ -141,4 +144,39 @@ test('no component is borrowed from a neighbour: the TypeError is not labelled w
   const hookAt = json.events.indexOf(hook);
   expect(hook.causedBy).toBe(errorAt);
   expect(json.events[errorAt].causes).toEqual([hookAt]);
+});
+
+test("daebug errors and daebug_get_errors list the prop warnings at the lines where App uses the components, and the TypeError at its own", async () => {
+  const args = ['errors', '--limit', '100', '--test', 'first render of a Vue app'];
+  const cli = spawnSync(process.execPath, [daebugBin, ...args], { cwd: run.dir, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' }, timeout: 30_000 });
+  expect(cli.status, cli.stderr).toBe(0);
+  const { blocks } = parseSeedErrors(cli.stdout);
+  const block = (text: string) => {
+    const found = blocks.filter((b) => b.message.includes(text));
+    expect(found, cli.stdout).toHaveLength(1);
+    return found[0]!;
+  };
+  const age = block('type check failed for prop "age"');
+  expect(age.location, cli.stdout).toMatchObject({ file: 'src/App.ts', line: used.UserCard });
+  expect(age.fields['found']).toMatch(/where `?<UserCard>`? is used/);
+  expect(age.fields['kind']).toBe('console.warn');
+  // Vue's component trace is the message's own further lines, under Error:, not a field.
+  expect(age.message).toMatch(/\n\s*at <UserCard name="Ada" age="42" >/);
+  const amount = block('Missing required prop: "amount"');
+  expect(amount.location, cli.stdout).toMatchObject({ file: 'src/App.ts', line: used.OrderTotal });
+  const typeError = block("Cannot read properties of undefined (reading 'label')");
+  expect(typeError.location, cli.stdout).toMatchObject({ file: 'src/BrokenList.ts', line: thrown.line, column: thrown.column });
+  // The Markdown names the same lines.
+  expect(section('Warnings')).toContain(`\`src/App.ts:${used.UserCard}\``);
+  expect(section('Warnings')).toContain(`\`src/App.ts:${used.OrderTotal}\``);
+  expect(section('Root cause')).toContain(`\`${thrown.where} in mounted\``);
+
+  const client = await mcpClient('reports', { cwd: run.dir });
+  try {
+    const answer = await callTool(client, 'daebug_get_errors', { limit: 100, test: 'first render of a Vue app' });
+    expect(answer.isError).toBe(false);
+    expect(answer.text).toBe(cli.stdout.trimEnd());
+  } finally {
+    await client.close();
+  }
 });

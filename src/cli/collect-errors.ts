@@ -5,6 +5,7 @@ import { rankRootCause, type RootCause } from '../diagnosis/rank';
 import { lineToFixHow } from '../format/found-note';
 import { isBlockingCsp } from '../model/classify';
 import { firstUserFrame } from '../format/frames';
+import { isWarning } from '../format/warnings';
 import { isPlaceUrl } from '../model/position-text';
 import type { IndexEntryData } from '../model/run-index';
 import type { DaebugEvent, Frame } from '../model/schema';
@@ -14,10 +15,20 @@ import type { CliError, CliLocation, CliTest, ErrorsOutput } from './schema';
 /**
  * The events `daebug errors` lists: thrown errors, crashes, error-level console calls, and everything else the test
  * counted as an unexpected error (a script the page's CSP blocked; a failed request under `daebugNetwork: 'strict'`),
- * so that whatever fails a strict test is among them.
+ * so that whatever fails a strict test is among them; and the warnings daebug placed in the app's code.
  */
 export function isErrorEvent(event: DaebugEvent): boolean {
-  return event.type === 'error' || (event.source.startsWith('console.') && event.level === 'error') || isBlockingCsp(event) || event.unexpected === true;
+  return event.type === 'error' || (event.source.startsWith('console.') && event.level === 'error') || isBlockingCsp(event) || event.unexpected === true || isPlacedWarning(event);
+}
+
+/**
+ * A framework's warning about the app's code that daebug placed there: the component it is about, or the line found
+ * by evidence (where a component is used with a wrong prop, the `[innerHTML]` binding). The report counts it among
+ * the problems to fix; an agent that only asks for errors must hear of it too. Other warnings stay in the report.
+ */
+function isPlacedWarning(event: DaebugEvent): boolean {
+  // A warning an error explains (Vue's "Unhandled error during execution of mounted hook") is that error's block.
+  return isWarning(event) && event.causedBy === undefined && (event.component !== undefined || (event.foundInSource?.length ?? 0) > 0);
 }
 
 export function cliTest(dir: string, row: IndexEntryData): CliTest {

@@ -26,6 +26,9 @@ export interface LineToFix {
 
 /** The line to fix, or undefined when neither a frame nor evidence places the error. */
 export function lineToFix(event: DaebugEvent, events: readonly DaebugEvent[] = []): LineToFix | undefined {
+  // A warning about how a component is used (a wrong prop) is fixed where it is used, as the report's Warnings
+  // section says: its one frame in the app is the bootstrap (Vue's `mount()`) or whatever re-rendered it.
+  if (event.component && event.foundInSource?.[0] && event.foundInSource[0].by !== 'url') return foundLine(event.foundInSource);
   const frame = firstUserFrame(event.frames);
   if (frame) {
     const functionName = frame.original?.functionName ?? frame.functionName;
@@ -43,8 +46,11 @@ export function lineToFix(event: DaebugEvent, events: readonly DaebugEvent[] = [
     const snippet = request.network?.initiator?.snippet;
     return { file: caller.source, line: caller.line, column: caller.column, mapped: true, ...(caller.functionName ? { functionName: caller.functionName } : {}), found, ...(snippet ? { snippet } : {}) };
   }
-  const lines = event.foundInSource ?? [];
-  const first = lines[0];
-  if (!first) return undefined;
+  return event.foundInSource?.length ? foundLine(event.foundInSource) : undefined;
+}
+
+/** The first line found by evidence, with the others it was found with. */
+function foundLine(lines: readonly FoundLine[]): LineToFix {
+  const first = lines[0]!;
   return { file: first.source, line: first.line, column: 1, mapped: true, found: { by: first.by, places: lines.map((l) => `${l.source}:${l.line}`) }, ...(first.snippet ? { snippet: first.snippet } : {}) };
 }

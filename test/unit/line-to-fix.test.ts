@@ -33,6 +33,18 @@ describe('lineToFix', () => {
     assert.equal(lineToFix(nowhere, events), undefined);
   });
 
+  it("names where a component is used for a warning about its props, over the app's one frame (the bootstrap); a thrown error in a component keeps its frame", () => {
+    const mountFrame = { url: 'http://h/app.js', line: 1, column: 40, userCode: true, original: { source: 'src/main.ts', line: 4, column: 16, functionName: 'mount' } };
+    const propWarning = event(50, { type: 'console', source: 'console.warn', level: 'warning', message: '[Vue warn]: Missing required prop: "amount"', frames: [...reactFrames, mountFrame], component: { name: 'OrderTotal', framework: 'Vue', source: 'src/OrderTotal.ts', line: 3 }, foundInSource: [{ source: 'src/App.ts', line: 18, by: 'component-use' }] });
+    assert.deepEqual(lineToFix(propWarning), { file: 'src/App.ts', line: 18, column: 1, mapped: true, found: { by: 'component-use', places: ['src/App.ts:18'] } });
+    const thrown = event(60, { source: 'window.onerror', message: 'TypeError: x', unexpected: true, frames: [mountFrame], component: { name: 'BrokenList', framework: 'Vue', source: 'src/BrokenList.ts', line: 4 } });
+    assert.deepEqual(lineToFix(thrown), { file: 'src/main.ts', line: 4, column: 16, mapped: true, functionName: 'mount' });
+    // `daebug errors` lists the placed warning, at that line, and says how it was found.
+    const [block] = parseSeedErrors(formatErrors(collectErrors([file([propWarning])], { dir: 'reports', limit: 20 }))).blocks;
+    assert.deepEqual(block!.location, { file: 'src/App.ts', line: 18, column: 1 });
+    assert.equal(block!.fields['kind'], 'console.warn');
+  });
+
   it('is the location line of `daebug errors`, with a `found:` line, in seed 003\'s block; an error it cannot place keeps its note', () => {
     const text = formatErrors(collectErrors([file([request, rejection, keyWarning, nowhere])], { dir: 'reports', limit: 20 }));
     const { blocks } = parseSeedErrors(text);
