@@ -1,5 +1,5 @@
 import type { Page, Request, Response, Worker } from '@playwright/test';
-import { messageFromStack } from './cdp/runtime';
+import { messageFromStack } from '../text/stack-message';
 import { canceledDraft, isCanceledText, isFavicon, isLocalUrl, isReportedRequest, networkDraft, statusTextOf } from './network-failure';
 import type { Recorder } from './recorder';
 import type { NetworkFailure } from '../model/schema';

@@ -12,13 +12,15 @@ import { add, onRuntimeEvent, type RuntimeSink } from './cdp/runtime';
 import type { Target, TargetListener } from './cdp/target';
 import { ValueReads, type ValueRead } from './cdp/value-reads';
 import { endOfTestVerdicts } from './value-policy';
-import { attachGenericPage } from './generic';
 import { watchAwaitedEvents, type AwaitedClaim } from './awaited-events';
 import { RealmNames } from './realms';
 import type { Recorder } from './recorder';
 
 /** Async parents kept per stack trace with daebugAsyncStacks: enough to reach the handler or effect that started the work. */
 const ASYNC_STACK_DEPTH = 8;
+
+/** Firefox's and WebKit's capture, through Playwright's events: loaded by the first page of such a browser. */
+const generic = () => require('./generic') as typeof import('./generic');
 
 const FATAL_SOURCES: ReadonlySet<string> = new Set(['page.crash', 'browser.disconnected']);
 
@@ -130,7 +132,7 @@ export class TestCapture implements TargetListener, RuntimeSink {
     };
     page.on('crash', onCrash);
     page.on('framenavigated', onNavigated);
-    const detach = attachGenericPage(page, realm, { recorder: this.recorder, network: this.wantsNetwork(), workerRealm: (worker) => this.realms.name(worker, { type: 'worker', url: worker.url() }) });
+    const detach = generic().attachGenericPage(page, realm, { recorder: this.recorder, network: this.wantsNetwork(), workerRealm: (worker) => this.realms.name(worker, { type: 'worker', url: worker.url() }) });
     this.cleanups.push(() => {
       page.off('crash', onCrash);
       page.off('framenavigated', onNavigated);

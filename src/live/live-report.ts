@@ -7,7 +7,10 @@ import { slugForTestInfo } from '../test-info/report-path';
 import { testHeader } from '../test-info/test-header';
 import { writeAtomicAsync } from '../io/atomic-write';
 import { LIVE_ENV, liveReportsTarget, type WorkerLiveTarget } from './live-env';
-import { formatLiveReport, type RunningTest } from './live-view';
+import type { RunningTest } from './live-view';
+
+/** The formatter, loaded with the first write: a worker whose tests all end within LIVE_EVERY_MS never needs it. */
+const liveView = () => require('./live-view') as typeof import('./live-view');
 import { runEnded } from './run-ended';
 
 /** The cadence: a live report is rewritten at most this often. */
@@ -58,7 +61,7 @@ export class LiveReport {
     const first = this.written === -1;
     this.written = this.recorder.changes;
     this.writtenAtMs = now;
-    const content = formatLiveReport(this.recorder.record(), this.test, now, this.maxBytes);
+    const content = liveView().formatLiveReport(this.recorder.record(), this.test, now, this.maxBytes);
     this.writing = this.write(content, first).finally(() => (this.writing = undefined));
     return this.writing;
   }

@@ -7,7 +7,7 @@ import { formatPrimitiveArgs, previewText } from '../../src/capture/remote-objec
 import { matchesIgnore } from '../../src/model/classify';
 import { Recorder } from '../../src/capture/recorder';
 import { defaultLimits } from '../../src/options';
-import { messageFromStack } from '../../src/capture/cdp/runtime';
+import { messageFromStack } from '../../src/text/stack-message';
 
 describe('KeepNewestLog', () => {
   const item = (n: number) => ({ n, timeMs: n, dropped: false });

@@ -26,7 +26,7 @@ test('loading daebug the way a test file does loads no zod; reading an exported 
   assert.equal(out.parsed, false);
 });
 
-test("importing daebug, as the runner does to list a spec file's tests, loads no capture; a worker's first fixture does", () => {
+test("importing daebug, as the runner does to list a spec file's tests, loads no capture; a worker's first fixture loads its work, and capture only when it captures", () => {
   const script = `
     require('@playwright/test');
     const loaded = (name) => Object.keys(require.cache).some((f) => f.split(require('node:path').sep).join('/').includes(name));
@@ -43,7 +43,9 @@ test("importing daebug, as the runner does to list a spec file's tests, loads no
   assert.equal(run.status, 0, run.stderr);
   const out = JSON.parse(run.stdout.trim().split('\n').pop()!) as { afterImport: string[]; afterSetup: string[]; captured: boolean };
   assert.deepEqual(out.afterImport, [], 'the runner must not load what only a worker runs');
-  assert.ok(out.afterSetup.includes('src/fixture/bodies') && out.afterSetup.includes('src/capture/test-capture'), `a fixture set up loads them: ${out.afterSetup.join(', ')}`);
+  assert.ok(out.afterSetup.includes('src/fixture/bodies'), `a fixture set up loads the fixtures' work: ${out.afterSetup.join(', ')}`);
+  // Issue 36: with capture off the worker loads none of capture or source maps (it did before: this asserted it).
+  assert.ok(!out.afterSetup.includes('src/capture/test-capture') && !out.afterSetup.includes('src/stack/enrich'), `capture off loads no capture: ${out.afterSetup.join(', ')}`);
   assert.equal(out.captured, true, 'capture off hands the test no capture');
 });
 

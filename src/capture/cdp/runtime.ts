@@ -8,6 +8,7 @@ import { formatPrimitiveArgs, isPrimitive, previewText, primitiveText, type Remo
 import { framesOf, stackText, type CdpStackTrace } from './call-frames';
 import { isDocumentStart } from '../../text/document-start';
 import { parseStack } from '../../text/parse-stack';
+import { messageFromStack } from '../../text/stack-message';
 import type { Target } from './target';
 import type { ValueRead } from './value-reads';
 import { isFavicon } from '../network-failure';
@@ -76,12 +77,6 @@ export function add(sink: RuntimeSink, target: Target, draft: Omit<EventDraft, '
   return sink.recorder.add(complete);
 }
 
-/** The message part of an Error's stack: everything before the first "    at " frame line. */
-export function messageFromStack(stack: string): string {
-  const lines = stack.split('\n');
-  const firstFrame = lines.findIndex((line) => /^\s+at\s/.test(line));
-  return (firstFrame === -1 ? lines.slice(0, 1) : lines.slice(0, firstFrame)).join('\n') || stack;
-}
 
 /**
  * Whether reading an Error in the page could add anything to its description (the stack V8 sent): a `cause` or an

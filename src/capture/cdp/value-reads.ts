@@ -1,11 +1,12 @@
 import type { StoredEvent } from '../recorder';
-import { serializerFunctionSource } from '../serialize';
+// The bundled source alone: ../serialize also evaluates it and loads the in-page modules, which Node never runs here.
+import { SERIALIZER_SOURCE } from '../in-page/generated/serializer-source';
 import type { ValueVerdict } from '../value-policy';
 import type { Target } from './target';
 
 /** Serializes several console calls' arguments and thrown values in one call: `layout` is [kind, count, kind, count, …]. */
 export const READ_FN = `function (limits, layout, ...values) {
-  const serialize = (${serializerFunctionSource()});
+  const serialize = (${SERIALIZER_SOURCE});
   const out = [];
   for (let i = 0, at = 0; i < layout.length; i += 2) {
     const count = layout[i + 1];
