@@ -8,7 +8,7 @@
  */
 import { isThrownError } from '../diagnosis/explains';
 import { errorClass } from '../diagnosis/rank';
-import { REACT_WARNING } from '../diagnosis/logged-by';
+import { loggedBy, REACT_WARNING } from '../diagnosis/logged-by';
 import type { DaebugEvent } from '../model/schema';
 import { componentNote } from './component-note';
 import { eventInfo } from './event-block';
@@ -25,6 +25,10 @@ export function isWarning(event: DaebugEvent): boolean {
   if (event.expected) return false;
   if (event.source === 'console.warn') return true;
   if (event.source !== 'console.error' || isThrownError(event) || REACT_CAUGHT.test(event.message)) return false;
+  // A framework's error handler logs an error on the app's behalf, whatever the value (Angular's ErrorHandler with an
+  // HttpErrorResponse, which is no Error): the header must not count it among the warnings.
+  const logger = loggedBy(event);
+  if (logger?.by === 'framework' && !logger.warning) return false;
   return REACT_WARNING.test(event.message) || errorClass(event) === 'library-warning';
 }
 

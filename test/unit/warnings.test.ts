@@ -53,6 +53,8 @@ describe('isWarning', () => {
     assert.equal(isWarning(event(1, { message: 'could not save', frames: [mount] })), false);
     assert.equal(isWarning(event(1, { source: 'console.log', message: 'Warning: not really' })), false);
     assert.equal(isWarning({ ...vueWarning(1, 'UserCard', 5), expected: true }), false);
+    // Angular's ErrorHandler logs an HttpErrorResponse (no Error) from its own frames: an error, not a library's warning.
+    assert.equal(isWarning(event(1, { message: 'ERROR HttpErrorResponse: Http failure response for http://h/api/prices.json: 404 Not Found', frames: react })), false);
   });
 });
 
