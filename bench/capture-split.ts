@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type CDPSession } from '@playwright/test';
-import { fmt, launchOptions, log, median, port, repoRoot } from './lib';
+import { descendantCpuMs, fmt, launchOptions, log, median, port, repoRoot } from './lib';
 
 /**
  * Where capture's cost lands in Chromium: one browser, pages loaded one after another, each with a second CDP session
@@ -54,48 +53,7 @@ const ALL_VARIANTS: Variant[] = [
 // BENCH_SPLIT=bare,attach,all picks variants by name.
 const VARIANTS = process.env['BENCH_SPLIT'] ? ALL_VARIANTS.filter((v) => process.env['BENCH_SPLIT']!.split(',').includes(v.name)) : ALL_VARIANTS;
 
-const TICKS = 100; // USER_HZ
 let eagerInFlightAtEnd = 0;
-
-function descendants(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const list = children.get(ppid) ?? [];
-      list.push(Number(name));
-      children.set(ppid, list);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out: number[] = [];
-  const walk = (pid: number) => {
-    for (const child of children.get(pid) ?? []) {
-      out.push(child);
-      walk(child);
-    }
-  };
-  walk(root);
-  return out;
-}
-
-/** CPU ms of this process's descendants, living ones (utime+stime) plus reaped ones (cutime+cstime of live parents). */
-function childCpuMs(): number {
-  let ticks = 0;
-  for (const pid of descendants(process.pid)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return (ticks * 1000) / TICKS;
-}
 
 async function attach(browser: Browser, session: CDPSession, variant: Variant, serializer: string): Promise<() => Promise<void>> {
   const { targetInfos } = (await session.send('Target.getTargets' as never)) as unknown as { targetInfos: Array<{ targetId: string; type: string; attached: boolean; url: string }> };
@@ -251,12 +209,12 @@ async function main(): Promise<void> {
     // Variants alternate page by page, so the page's own drift (history, heap) spreads over all of them.
     for (let i = 0; i < pages; i++) {
       for (const variant of VARIANTS) {
-        const startChild = childCpuMs();
+        const startChild = descendantCpuMs();
         const startNode = process.cpuUsage();
         await runOne(variant);
         const used = process.cpuUsage(startNode);
         const sum = sums.get(variant.name)!;
-        sum.child += childCpuMs() - startChild;
+        sum.child += descendantCpuMs() - startChild;
         sum.node += (used.user + used.system) / 1000;
       }
     }

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { cpuSource, fmt, median, quick, repoRoot, runPlaywright, suiteConfig, writeProject, type Row } from './lib';
-import { alternatingRounds, CONTROL, nodeExtraShare, perRoundRatios, ratioOfMedians, type BenchProject, type SeriesKey } from './rounds';
+import { quick, repoRoot, runPlaywright, suiteConfig, writeProject, type Row } from './lib';
+import { alternatingRounds, CONTROL, roundsRows, type BenchProject } from './rounds';
 
 /**
  * Issue 36's gate: a real multi-realm app (fixtures/bench/realms/, shaped like SVGOMG in Playwright's
@@ -127,37 +127,8 @@ export async function multiRealm(): Promise<Row[]> {
   const projects = realmProjects();
   const args = [`--repeat-each=${REPEATS}`];
   for (const { dir, env } of projects) await runPlaywright(dir, ['--repeat-each=1'], env);
-  const { series, loads } = await alternatingRounds('multi-realm', projects, ROUNDS, undefined, args);
+  const run = await alternatingRounds('multi-realm', projects, ROUNDS, undefined, args);
   checkRealmReports(projects[1]!.dir);
-  const base = series['baseline']!;
-  const perRound = (name: string, key: SeriesKey) => perRoundRatios(series, name, 'baseline', key);
-  const ratio = (name: string, key: SeriesKey) => ratioOfMedians(series, name, 'baseline', key);
-  const rows = projects.slice(1).flatMap(({ name, target }): Row[] => [
-    {
-      bench: 'multi-realm app',
-      metric: `${name}: CPU (${cpuSource()}), ${TESTS} tests × 5 realms, 2 workers (median of ${ROUNDS}; per-round ratios ${perRound(name, 'cpu').map((r) => fmt(r, 3)).join(', ')})`,
-      baseline: `${fmt(median(base.cpu) / 1000, 1)} s`,
-      daebug: `${fmt(median(series[name]!.cpu) / 1000, 1)} s`,
-      ratio: `${fmt(ratio(name, 'cpu'), 3)} (rounds ${fmt(median(perRound(name, 'cpu')), 3)})`,
-      target: target ? `≤ ${target}` : 'noise',
-      ...(target ? { met: median(perRound(name, 'cpu')) <= target } : {}),
-    },
-    {
-      bench: 'multi-realm app',
-      metric: `${name}: CPU split runner / workers / browsers (Node side's extra: ${fmt(nodeExtraShare(series, name, 'baseline') * 100, 2)} % of the bare run's CPU)`,
-      baseline: (['runner', 'workers', 'browsers'] as const).map((k) => fmt(median(base[k]) / 1000, 2)).join(' / ') + ' s',
-      daebug: (['runner', 'workers', 'browsers'] as const).map((k) => fmt(median(series[name]![k]) / 1000, 2)).join(' / ') + ' s',
-      ratio: (['runner', 'workers', 'browsers'] as const).map((k) => fmt(ratio(name, k), 3)).join(' / '),
-      target: '',
-    },
-    {
-      bench: 'multi-realm app',
-      metric: `${name}: wall (per-round ratios ${perRound(name, 'wall').map((r) => fmt(r, 3)).join(', ')})`,
-      baseline: `${fmt(median(base.wall) / 1000, 2)} s`,
-      daebug: `${fmt(median(series[name]!.wall) / 1000, 2)} s`,
-      ratio: `${fmt(ratio(name, 'wall'), 3)} (rounds ${fmt(median(perRound(name, 'wall')), 3)})`,
-      target: '',
-    },
-  ]);
-  return rows.concat([{ bench: 'multi-realm app', metric: `load average after each run: ${loads.join('; ')}`, baseline: '', daebug: '', ratio: '', target: '' }]);
+  // Judged by the median of the per-round ratios, as issue 36 states its gate.
+  return roundsRows('multi-realm app', `${TESTS} tests × 5 realms, 2 workers`, projects, run, 'rounds');
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuSource, fmt, median, quick, runPlaywright, suiteConfig, writeProject, type Row } from './lib';
-import { alternatingRounds, CONTROL, nodeExtraShare, perRoundRatios, ratioOfMedians, type BenchProject, type SeriesKey } from './rounds';
+import { quick, runPlaywright, suiteConfig, writeProject, type Row } from './lib';
+import { alternatingRounds, CONTROL, roundsRows, type BenchProject } from './rounds';
 
 /**
  * A suite of the shape real suites have (issue 25): a small shop (fixtures/bench/shop/) with three pages, a dedicated
@@ -131,40 +131,7 @@ export async function realSuite(): Promise<Row[]> {
   const projects = realProjects();
   // One file each first: compiles the specs into Playwright's cache and warms the disk.
   for (const { dir } of projects) await runPlaywright(dir, ['tests/product.spec.ts']);
-  const { series, loads } = await alternatingRounds('real-suite', projects, ROUNDS);
+  const run = await alternatingRounds('real-suite', projects, ROUNDS);
   checkReports(projects[1]!.dir);
-  const base = series['baseline']!;
-  const perRound = (name: string, key: SeriesKey) => perRoundRatios(series, name, 'baseline', key);
-  const ratio = (name: string, key: SeriesKey) => ratioOfMedians(series, name, 'baseline', key);
-  const rows = projects.slice(1).flatMap(({ name, target }): Row[] => {
-    const nodeExtra = nodeExtraShare(series, name, 'baseline');
-    return [
-      {
-        bench: 'real suite',
-        metric: `${name}: CPU (${cpuSource()}), ${TESTS} tests, 2 workers (median of ${ROUNDS}; per-round ratios ${perRound(name, 'cpu').map((r) => fmt(r, 3)).join(', ')})`,
-        baseline: `${fmt(median(base.cpu) / 1000, 1)} s`,
-        daebug: `${fmt(median(series[name]!.cpu) / 1000, 1)} s`,
-        ratio: `${fmt(ratio(name, 'cpu'), 3)} (rounds ${fmt(median(perRound(name, 'cpu')), 3)})`,
-        target: target ? `≤ ${target}` : 'noise',
-        ...(target ? { met: ratio(name, 'cpu') <= target } : {}),
-      },
-      {
-        bench: 'real suite',
-        metric: `${name}: CPU split: runner, workers, browsers (medians; the Node side's extra as a share of the bare run's CPU: ${fmt(nodeExtra * 100, 2)} %)`,
-        baseline: (['runner', 'workers', 'browsers'] as const).map((k) => `${fmt(median(base[k]) / 1000, 2)}`).join(' / ') + ' s',
-        daebug: (['runner', 'workers', 'browsers'] as const).map((k) => `${fmt(median(series[name]![k]) / 1000, 2)}`).join(' / ') + ' s',
-        ratio: (['runner', 'workers', 'browsers'] as const).map((k) => fmt(ratio(name, k), 3)).join(' / '),
-        target: '',
-      },
-      {
-        bench: 'real suite',
-        metric: `${name}: wall (per-round ratios ${perRound(name, 'wall').map((r) => fmt(r, 3)).join(', ')})`,
-        baseline: `${fmt(median(base.wall) / 1000, 2)} s`,
-        daebug: `${fmt(median(series[name]!.wall) / 1000, 2)} s`,
-        ratio: `${fmt(ratio(name, 'wall'), 3)} (rounds ${fmt(median(perRound(name, 'wall')), 3)})`,
-        target: '',
-      },
-    ];
-  });
-  return rows.concat([{ bench: 'real suite', metric: `load average after each run: ${loads.join('; ')}`, baseline: '', daebug: '', ratio: '', target: '' }]);
+  return roundsRows('real suite', `${TESTS} tests, 2 workers`, projects, run, 'medians');
 }

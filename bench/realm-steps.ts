@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { childMain, fmt, launchOptions, loadAverage, log, median, port, quick, repoRoot, type Row } from './lib';
+import { childMain, descendantCpuMs, fmt, launchOptions, loadAverage, log, median, port, quick, repoRoot, type Row } from './lib';
 import { buildRealmsApp } from './multi-realm';
 
 /**
@@ -21,38 +20,12 @@ import { buildRealmsApp } from './multi-realm';
 const ROUNDS = quick ? 2 : Number(process.env['BENCH_ROUNDS'] ?? 7);
 const LOADS = quick ? 3 : 10;
 const CALLS = quick ? 20 : 100;
-const TICKS = 100; // USER_HZ
 const dist = (file: string) => path.join(repoRoot, 'dist', file);
 
 /** CPU ms of this process and of all its descendants (browsers, their renderers and utilities). */
 function cpuMs(): number {
   const own = process.cpuUsage();
-  let ticks = 0;
-  const children = new Map<number, number[]>();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const walk = (pid: number) => {
-    for (const child of children.get(pid) ?? []) {
-      try {
-        const f = fs.readFileSync(`/proc/${child}/stat`, 'utf8');
-        const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
-        ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-      } catch {
-        // gone meanwhile
-      }
-      walk(child);
-    }
-  };
-  walk(process.pid);
-  return (own.user + own.system) / 1000 + (ticks * 1000) / TICKS;
+  return (own.user + own.system) / 1000 + descendantCpuMs();
 }
 
 const APP = `http://127.0.0.1:${port}/bench/realms/index.html`;

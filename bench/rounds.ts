@@ -1,4 +1,4 @@
-import { fmt, loadAverage, log, median, runPlaywright, type RunResult } from './lib';
+import { cpuSource, fmt, loadAverage, log, median, runPlaywright, type Row, type RunResult } from './lib';
 
 /** One Playwright project of a benchmark: its name in the table, its folder, and environment for its runs. */
 export interface BenchProject {
@@ -72,4 +72,49 @@ export function ratioOfMedians(series: Record<string, Series>, name: string, bas
 export function nodeExtraShare(series: Record<string, Series>, name: string, base: string): number {
   const node = (s: Series) => median(s.runner) + median(s.workers);
   return (node(series[name]!) - node(series[base]!)) / median(series[base]!.cpu);
+}
+
+/**
+ * The rows of an alternating-rounds suite bench, for each project but the first (bare): its CPU against bare's,
+ * its CPU split into runner, workers and browsers, and its wall time; then the load average after each run.
+ * `shape` says what ran (`30 tests × 5 realms, 2 workers`); `metBy` is how the target is judged: the ratio of the
+ * medians, or the median of the per-round ratios.
+ */
+export function roundsRows(bench: string, shape: string, projects: readonly BenchProject[], run: { series: Record<string, Series>; loads: string[] }, metBy: 'medians' | 'rounds'): Row[] {
+  const { series, loads } = run;
+  const base = series['baseline']!;
+  const perRound = (name: string, key: SeriesKey) => perRoundRatios(series, name, 'baseline', key);
+  const ratio = (name: string, key: SeriesKey) => ratioOfMedians(series, name, 'baseline', key);
+  const split = (s: Series) => (['runner', 'workers', 'browsers'] as const).map((k) => fmt(median(s[k]) / 1000, 2)).join(' / ') + ' s';
+  const rows = projects.slice(1).flatMap(({ name, target }): Row[] => {
+    const judged = metBy === 'medians' ? ratio(name, 'cpu') : median(perRound(name, 'cpu'));
+    return [
+      {
+        bench,
+        metric: `${name}: CPU (${cpuSource()}), ${shape} (median of ${base.cpu.length}; per-round ratios ${perRound(name, 'cpu').map((r) => fmt(r, 3)).join(', ')})`,
+        baseline: `${fmt(median(base.cpu) / 1000, 1)} s`,
+        daebug: `${fmt(median(series[name]!.cpu) / 1000, 1)} s`,
+        ratio: `${fmt(ratio(name, 'cpu'), 3)} (rounds ${fmt(median(perRound(name, 'cpu')), 3)})`,
+        target: target ? `≤ ${target}` : 'noise',
+        ...(target ? { met: judged <= target } : {}),
+      },
+      {
+        bench,
+        metric: `${name}: CPU split: runner, workers, browsers (medians; the Node side's extra as a share of the bare run's CPU: ${fmt(nodeExtraShare(series, name, 'baseline') * 100, 2)} %)`,
+        baseline: split(base),
+        daebug: split(series[name]!),
+        ratio: (['runner', 'workers', 'browsers'] as const).map((k) => fmt(ratio(name, k), 3)).join(' / '),
+        target: '',
+      },
+      {
+        bench,
+        metric: `${name}: wall (per-round ratios ${perRound(name, 'wall').map((r) => fmt(r, 3)).join(', ')})`,
+        baseline: `${fmt(median(base.wall) / 1000, 2)} s`,
+        daebug: `${fmt(median(series[name]!.wall) / 1000, 2)} s`,
+        ratio: `${fmt(ratio(name, 'wall'), 3)} (rounds ${fmt(median(perRound(name, 'wall')), 3)})`,
+        target: '',
+      },
+    ];
+  });
+  return rows.concat([{ bench, metric: `load average after each run: ${loads.join('; ')}`, baseline: '', daebug: '', ratio: '', target: '' }]);
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { buildAngularApp } from './helpers/build-angular-app';
-import { callTool, daebugBin, mcpClient } from './helpers/mcp-client';
+import { askTool, daebugBin } from './helpers/mcp-client';
 import { parseSeedErrors } from './helpers/seed-error-blocks';
 import { structureProblems } from './helpers/markdown-structure';
 import { markdownSection, runForReport } from './helpers/report-by-title';
@@ -158,12 +158,7 @@ test("daebug errors and daebug_get_errors name the report's lines: the assignmen
   expect(section('Unexpected errors')).toContain(`\`${request.source}:${request.line}\``);
   expect(section('Root cause')).toContain(`\`${assignment.source}:${assignment.line}\``);
 
-  const client = await mcpClient('reports', { cwd: run.dir });
-  try {
-    const answer = await callTool(client, 'daebug_get_errors', { limit: 100, test: 'three problems' });
-    expect(answer.isError).toBe(false);
-    expect(answer.text).toBe(cli.stdout.trimEnd());
-  } finally {
-    await client.close();
-  }
+  const answer = await askTool(run.dir, 'reports', 'daebug_get_errors', { limit: 100, test: 'three problems' });
+  expect(answer.isError).toBe(false);
+  expect(answer.text).toBe(cli.stdout.trimEnd());
 });

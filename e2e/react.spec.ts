@@ -3,7 +3,7 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
-import { callTool, mcpClient } from './helpers/mcp-client';
+import { askTool } from './helpers/mcp-client';
 import { parseSeedErrors } from './helpers/seed-error-blocks';
 
 // fixtures/react/src is a React 19 app bundled in development mode (linked source map) by e2e/global-setup.ts.
@@ -319,12 +319,7 @@ test("daebug errors names the report's line for errors with no frame in the app:
   expect(byTitle('missing key warning').md).toContain(`\`src/CartList.tsx:${keyMap.line}\``);
   expect(byTitle('failed fetch in an effect').md).toMatch(new RegExp(`the app's call that made the request behind it .*: \`src/Profile\\.tsx:${fetchCall.line}:\\d+\``));
   // The MCP tool answers with the same blocks.
-  const client = await mcpClient('reports', { cwd: run.dir });
-  try {
-    const answer = await callTool(client, 'daebug_get_errors', { limit: 100, test: '/missing key warning|failed fetch in an effect/' });
-    expect(answer.isError).toBe(false);
-    expect(answer.text).toBe(cli.stdout.trimEnd());
-  } finally {
-    await client.close();
-  }
+  const answer = await askTool(run.dir, 'reports', 'daebug_get_errors', { limit: 100, test: '/missing key warning|failed fetch in an effect/' });
+  expect(answer.isError).toBe(false);
+  expect(answer.text).toBe(cli.stdout.trimEnd());
 });

@@ -5,7 +5,7 @@ import { test, expect } from '@playwright/test';
 import { buildVueApp } from './helpers/build-vue-app';
 import { markdownSection, runForReport } from './helpers/report-by-title';
 import type { InlineRunResult } from './helpers/run-playwright';
-import { callTool, daebugBin, mcpClient } from './helpers/mcp-client';
+import { askTool, daebugBin } from './helpers/mcp-client';
 import { parseSeedErrors } from './helpers/seed-error-blocks';
 
 // fixtures/vue/src is a Vue 3.5 app (render functions, development build, linked source map), bundled by
@@ -171,12 +171,7 @@ test("daebug errors and daebug_get_errors list the prop warnings at the lines wh
   expect(section('Warnings')).toContain(`\`src/App.ts:${used.OrderTotal}\``);
   expect(section('Root cause')).toContain(`\`${thrown.where} in mounted\``);
 
-  const client = await mcpClient('reports', { cwd: run.dir });
-  try {
-    const answer = await callTool(client, 'daebug_get_errors', { limit: 100, test: 'first render of a Vue app' });
-    expect(answer.isError).toBe(false);
-    expect(answer.text).toBe(cli.stdout.trimEnd());
-  } finally {
-    await client.close();
-  }
+  const answer = await askTool(run.dir, 'reports', 'daebug_get_errors', { limit: 100, test: 'first render of a Vue app' });
+  expect(answer.isError).toBe(false);
+  expect(answer.text).toBe(cli.stdout.trimEnd());
 });

@@ -27,3 +27,13 @@ export async function callTool(client: Client, name: string, args: Record<string
   if (content.length !== 1 || content[0]!.type !== 'text') throw new Error(`${name} answered with ${content.length} parts: ${JSON.stringify(content)}`);
   return { text: content[0]!.text, isError: result.isError === true };
 }
+
+/** One tool call on a client of its own, started in `cwd` on `reportsDir` and closed after. */
+export async function askTool(cwd: string, reportsDir: string, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+  const client = await mcpClient(reportsDir, { cwd });
+  try {
+    return await callTool(client, name, args);
+  } finally {
+    await client.close();
+  }
+}
