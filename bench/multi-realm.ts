@@ -11,7 +11,8 @@ import { alternatingRounds, CONTROL, roundsRows, type BenchProject } from './rou
  * `--repeat-each` and retries, 2 workers. Bare Playwright, daebug's default, daebug with capture off, and a second
  * bare project (the A/A control) run one after another in alternating rounds, as a CI runs suites.
  */
-const REPEATS = quick ? 1 : Number(process.env['BENCH_REPEATS'] ?? 5);
+/** `--repeat-each` of a measured run (BENCH_REPEATS). */
+export const REALM_REPEATS = quick ? 1 : Number(process.env['BENCH_REPEATS'] ?? 5);
 const ROUNDS = quick ? 1 : Number(process.env['BENCH_ROUNDS'] ?? 5);
 const APP = path.join(repoRoot, 'fixtures', 'bench', 'realms');
 
@@ -75,7 +76,7 @@ test('open svg', async ({ page }) => {
   expect(markup).toMatch(/<svg.*<\\/svg>/);
 });
 `;
-const TESTS = 6 * REPEATS;
+const TESTS = 6 * REALM_REPEATS;
 
 /** The app's bundle: minified, as SVGOMG ships it, with linked source maps. Rebuilt each run (a no-op in cost). */
 export async function buildRealmsApp(): Promise<void> {
@@ -125,7 +126,7 @@ export function checkRealmReports(dir: string): void {
 export async function multiRealm(): Promise<Row[]> {
   await buildRealmsApp();
   const projects = realmProjects();
-  const args = [`--repeat-each=${REPEATS}`];
+  const args = [`--repeat-each=${REALM_REPEATS}`];
   for (const { dir, env } of projects) await runPlaywright(dir, ['--repeat-each=1'], env);
   const run = await alternatingRounds('multi-realm', projects, ROUNDS, undefined, args);
   checkRealmReports(projects[1]!.dir);

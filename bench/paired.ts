@@ -1,4 +1,5 @@
 import { cpuSource, fmt, loadAverage, log, median, quick, runPlaywright, type Row, type RunResult } from './lib';
+import { buildRealmsApp, checkRealmReports, realmProjects, REALM_REPEATS } from './multi-realm';
 import { checkRealReports, realProjects } from './real-suite';
 import { CONTROL, type BenchProject } from './rounds';
 import { checkSuiteReports, suiteProjects } from './suite-overhead';
@@ -11,14 +12,17 @@ const ROUNDS = quick ? 1 : Number(process.env['BENCH_ROUNDS'] ?? 5);
  * median of the per-pair CPU ratios; the A/A pair (a second bare project) says what the pairing resolves. Two runs at
  * once share the 2 cores, so each run's CPU is higher than it is alone, for both sides alike.
  * `BENCH_PAIRED_SUITE=suite` (the object-logging page, with BENCH_SUITE_WAIT and BENCH_SUITE_VARIANTS as for `suite`)
- * or `real` (the shop; the default).
+ * or `real` (the shop; the default), or `realms` (issue 36's multi-realm app, run with `--repeat-each` and its
+ * retries as in its alternating rounds).
  */
 export async function paired(): Promise<Row[]> {
   const which = process.env['BENCH_PAIRED_SUITE'] ?? 'real';
-  if (which !== 'real' && which !== 'suite') throw new Error(`BENCH_PAIRED_SUITE: "${which}" is not real or suite`);
-  const projects = which === 'real' ? realProjects() : suiteProjects();
+  if (which !== 'real' && which !== 'suite' && which !== 'realms') throw new Error(`BENCH_PAIRED_SUITE: "${which}" is not real, suite or realms`);
+  if (which === 'realms') await buildRealmsApp();
+  const projects = which === 'real' ? realProjects() : which === 'realms' ? realmProjects() : suiteProjects();
   const [base, ...others] = projects as [BenchProject, ...BenchProject[]];
-  const run = (project: BenchProject) => runPlaywright(project.dir, ['--workers=1'], project.env, { split: true });
+  const args = which === 'realms' ? ['--workers=1', `--repeat-each=${REALM_REPEATS}`] : ['--workers=1'];
+  const run = (project: BenchProject) => runPlaywright(project.dir, args, project.env, { split: true });
   // One run each first: compiles the specs into Playwright's cache and warms the disk.
   for (const project of projects) {
     await run(project);
@@ -39,9 +43,10 @@ export async function paired(): Promise<Row[]> {
     }
   }
   if (which === 'real') checkRealReports(projects);
+  else if (which === 'realms') checkRealmReports(projects[1]!.dir);
   else checkSuiteReports(projects);
 
-  const title = which === 'real' ? 'real suite, paired' : 'object-logging page, paired';
+  const title = { real: 'real suite, paired', realms: 'multi-realm app, paired', suite: 'object-logging page, paired' }[which];
   const rows: Row[] = others.map(({ name, target }) => {
     const ratio = median(cpu[name]!);
     return {
