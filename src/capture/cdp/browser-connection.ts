@@ -2,7 +2,7 @@ import type { Browser, CDPSession } from '@playwright/test';
 import { internalCall } from './internal-call';
 import { tapPlaywright, type PlaywrightTap, type TapMessage } from './playwright-tap';
 import { OwnSessionTarget } from './own-session-target';
-import { TappedTarget } from './tapped-target';
+import { TAPPED_METHODS, TappedTarget } from './tapped-target';
 import type { Target, TargetInfo, TargetListener, TargetType } from './target';
 
 const TOP_TYPES: ReadonlySet<string> = new Set(['page', 'service_worker', 'shared_worker']);
@@ -189,6 +189,7 @@ export class BrowserConnection implements TargetListener {
     if (!method || message.id !== undefined) return;
     if (method === 'Target.attachedToTarget') return this.onTapAttached(sessionId, params);
     if (method === 'Target.detachedFromTarget') return void this.tapped.get(params?.sessionId)?.close();
+    if (!TAPPED_METHODS.has(method)) return;
     const target = sessionId ? this.tapped.get(sessionId) : undefined;
     target?.dispatch(method, params);
   }

@@ -1,6 +1,27 @@
 import { Target, type TargetListener, type TargetType } from './target';
 
 /**
+ * The events of Playwright's sessions that capture reads (runtime.ts, network.ts, browser-issues, test-capture's
+ * crash). Playwright's sessions carry every event of every domain it enables (each request's `dataReceived` and
+ * `ExtraInfo`s, lifecycle events, contexts destroyed): the rest are dropped at the tap, before any lookup.
+ * A method read anywhere in capture must be listed here (test/unit/tapped-methods.test.ts checks the sources).
+ */
+export const TAPPED_METHODS: ReadonlySet<string> = new Set([
+  'Runtime.executionContextCreated',
+  'Runtime.exceptionThrown',
+  'Runtime.consoleAPICalled',
+  'Log.entryAdded',
+  'Page.frameNavigated',
+  'Network.requestWillBeSent',
+  'Network.responseReceived',
+  'Network.loadingFailed',
+  'Network.loadingFinished',
+  'Audits.issueAdded',
+  'Inspector.targetCrashed',
+  'Target.targetCrashed',
+]);
+
+/**
  * A target read on Playwright's own session (PlaywrightTap): its events are the ones Playwright received, already
  * parsed, and daebug's commands go out on that session from Playwright's server side.
  */
