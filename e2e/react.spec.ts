@@ -323,3 +323,41 @@ test("daebug errors names the report's line for errors with no frame in the app:
   expect(answer.isError).toBe(false);
   expect(answer.text).toBe(cli.stdout.trimEnd());
 });
+
+test("an image the app names that 404s is located at the line naming its URL: in the Markdown, by daebug errors and the MCP tool alike", async () => {
+  const img = at('Avatar.tsx', 'src="/react/missing-avatar.png"', '<img');
+  const place = `src/Avatar.tsx:${img.line}`;
+  // The image's load has no stack (React set the attribute, the browser loaded it later): found by its URL.
+  for (const title of ['missing image', 'everything at once']) {
+    const line = one(byTitle(title).json, 'browser.network');
+    expect(line.foundInSource, title).toEqual([{ source: 'src/Avatar.tsx', line: img.line, by: 'url', snippet: expect.stringMatching(codeLine(img)) }]);
+    // Not an unexpected error: Chromium's line never was one, and strict mode does not fail on it now either.
+    expect(line.unexpected, title).toBeFalsy();
+  }
+  const { md } = byTitle('everything at once');
+  // Counted among the problems, after the unexpected errors and the warnings, with the line found.
+  const rootCause = md.slice(md.indexOf('## Root cause'), md.indexOf('## Unexpected errors'));
+  expect(rootCause).toMatch(/^- 6 independent problems, fix each: /m);
+  expect(rootCause).toMatch(new RegExp(`^  6\\. failed load in the transcript: \`/react/missing-avatar\\.png 404\`; found in your source by its URL: \`${place.replace(/\./g, '\\.')}\`$`, 'm'));
+  // The transcript's entry names the line and shows its code right under it.
+  const entry = md.slice(md.indexOf('```Text browser.network'));
+  expect(entry.slice(0, entry.indexOf('\n```\n'))).toMatch(new RegExp(`^url: http://127\\.0\\.0\\.1:\\d+/react/missing-avatar\\.png\\nfound in your source by its URL: ${place.replace(/\./g, '\\.')}\\n\\n  1 \\| export function Avatar`, 'm'));
+  expect(entry.slice(0, entry.indexOf('\n```\n'))).toMatch(codeLine(img));
+
+  const cli = spawnSync(process.execPath, [path.resolve(__dirname, '..', 'dist', 'cli', 'bin.js'), 'errors', '--limit', '100', '--test', '/missing image|everything at once/'], { cwd: run.dir, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' }, timeout: 30_000 });
+  expect(cli.status, cli.stderr).toBe(0);
+  const { blocks } = parseSeedErrors(cli.stdout);
+  const loads = blocks.filter((b) => b.message === 'Failed to load resource: the server responded with a status of 404 (Not Found)');
+  expect(loads.map((b) => b.fields['test']), cli.stdout).toEqual(['react.spec.ts › missing image', 'react.spec.ts › everything at once']);
+  for (const block of loads) {
+    expect(block.location, cli.stdout).toEqual({ file: 'src/Avatar.tsx', line: img.line, column: 1 });
+    expect(block.fields['found']).toBe('found in your source by its URL; no frame of the stack is in your code');
+    expect(block.fields['code']).toMatch(new RegExp(`^${place.replace(/\./g, '\\.')}\\n`));
+    expect(block.fields['code']).toMatch(codeLine(img));
+    expect(block.fields['kind']).toBe('browser.network (a resource the page could not load)');
+    expect(block.fields['url']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/react\/missing-avatar\.png$/);
+  }
+  const answer = await askTool(run.dir, 'reports', 'daebug_get_errors', { limit: 100, test: '/missing image|everything at once/' });
+  expect(answer.isError).toBe(false);
+  expect(answer.text).toBe(cli.stdout.trimEnd());
+});

@@ -4,6 +4,7 @@ import { lineToFix } from '../diagnosis/line-to-fix';
 import { rankRootCause, type RootCause } from '../diagnosis/rank';
 import { lineToFixHow } from '../format/found-note';
 import { isBlockingCsp } from '../model/classify';
+import { failedLoadOf, isPlacedLoad } from '../model/failed-load';
 import { firstUserFrame } from '../format/frames';
 import { isWarning } from '../format/warnings';
 import { isPlaceUrl } from '../model/position-text';
@@ -15,10 +16,12 @@ import type { CliError, CliLocation, CliTest, ErrorsOutput } from './schema';
 /**
  * The events `daebug errors` lists: thrown errors, crashes, error-level console calls, and everything else the test
  * counted as an unexpected error (a script the page's CSP blocked; a failed request under `daebugNetwork: 'strict'`),
- * so that whatever fails a strict test is among them; and the warnings daebug placed in the app's code.
+ * so that whatever fails a strict test is among them; the warnings daebug placed in the app's code; and the resources
+ * the app's code names that the browser could not load (a broken image: src/model/failed-load.ts), which the report
+ * counts among its problems.
  */
 export function isErrorEvent(event: DaebugEvent): boolean {
-  return event.type === 'error' || (event.source.startsWith('console.') && event.level === 'error') || isBlockingCsp(event) || event.unexpected === true || isPlacedWarning(event);
+  return event.type === 'error' || (event.source.startsWith('console.') && event.level === 'error') || isBlockingCsp(event) || event.unexpected === true || isPlacedWarning(event) || isPlacedLoad(event);
 }
 
 /**
@@ -90,6 +93,9 @@ function toCliError(event: DaebugEvent, retry: number, test: CliTest, cause: Roo
   if (location) error.location = location;
   if (toFix?.found) error.found = lineToFixHow(event, toFix.found);
   if (toFix?.snippet) error.snippet = toFix.snippet;
+  // The browser's line about a failed load names no URL in its words: the resource is said on a line of its own.
+  const load = failedLoadOf(event);
+  if (load) error.url = load.url;
   if (event.stack) error.stack = event.stack;
   const mapped = originalStack(event.frames);
   if (mapped) error.originalStack = mapped;

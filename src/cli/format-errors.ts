@@ -47,9 +47,10 @@ export function errorLine(message: string): string {
 }
 
 /** `kind:` for what is not a thrown Error: a thrown or rejected value of another type, a console call, a failed request. */
-export function kindOf(error: Pick<CliError, 'message' | 'source'>): string | undefined {
+export function kindOf(error: Pick<CliError, 'message' | 'source' | 'url'>): string | undefined {
   if (THROWN_SOURCES.has(error.source)) return ERROR_HEADLINE.test(error.message) ? undefined : `${error.source} with a value that is not an Error`;
-  return error.source === 'network' ? 'network (a failed request)' : error.source;
+  if (error.source === 'network') return 'network (a failed request)';
+  return error.url !== undefined ? `${error.source} (a resource the page could not load)` : error.source;
 }
 
 /** `src/cart.ts:12:5`; a URL's query left out (src/model/position-text.ts). */
@@ -144,6 +145,7 @@ export function formatErrorBlock(error: CliError): string {
   if (error.found && error.snippet && error.location) lines.push(...keyLines('code', `${error.location.file}:${error.location.line}\n${error.snippet}`));
   const kind = kindOf(error);
   if (kind) lines.push(`  kind: ${kind}`);
+  if (error.url) lines.push(`  url: ${error.url}`);
   const seen = [error.count && error.count > 1 ? `${error.count} times in this test` : '', sightingsNote(error.sightings)].filter(Boolean).join('; ');
   if (seen) lines.push(`  seen: ${seen}`);
   if (error.rootCause) lines.push(`  root cause of this test: ${error.rootCauseReason ?? 'yes'}`);

@@ -41,6 +41,8 @@ export const cliErrorSchema = z.object({
    * the code of the app's call that made the request, or of the line found in the source (no caret: found by text).
    */
   snippet: z.string().optional(),
+  /** The resource a browser's "Failed to load resource" line is about (its text does not name it): an image, a font. */
+  url: z.string().optional(),
   /** The stack as the browser gave it. */
   stack: z.string().optional(),
   /** The stack with each frame a source map mapped at its original file, line, column and function; absent when none was mapped. */

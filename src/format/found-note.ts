@@ -79,11 +79,16 @@ export function lineToFixExcerpt(event: DaebugEvent, toFix: LineToFix | undefine
   return foundExcerpt(event);
 }
 
-/** A failed request's located line, with its code: the app's call that made it (unless the event shows it already), else the lines naming its URL. */
+/**
+ * A failed request's located line, with its code: the app's call that made it (unless the event shows it already),
+ * else the lines naming its URL. The fence names those lines on its `found in your source by its URL:` line just
+ * above: the code of a single one follows without its place again.
+ */
 export function requestExcerpt(event: DaebugEvent): string {
   const initiator = event.network?.initiator;
   if (initiator?.snippet && initiator.original) return event.snippet ? '' : `${initiator.original.source}:${initiator.original.line}\n${initiator.snippet}`;
-  return foundExcerpt(event);
+  const found = event.foundInSource ?? [];
+  return found.length === 1 && found[0]!.by === 'url' ? (found[0]!.snippet ?? '') : foundExcerpt(event);
 }
 
 /**

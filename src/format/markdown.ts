@@ -1,5 +1,6 @@
 import { loggedBy, loggerPhrase } from '../diagnosis/logged-by';
 import { isBlockingCsp } from '../model/classify';
+import { failedLoadOf } from '../model/failed-load';
 import { eventKind } from '../model/event-kind';
 import type { Attempt, DaebugEvent, Job, Report } from '../model/schema';
 import { errorBody, eventFence } from './event-block';
@@ -82,12 +83,24 @@ function runEntry(run: Repeated, written: Written): string[] {
   // Expected without an allow-list entry: the test waited for this error itself.
   const why = run.event.expectedBy ? `expected: ${inline(run.event.expectedBy)}` : '';
   const said = [note, why, links].filter(Boolean).join(' · ');
-  // A failed request is written in full only here: with the code of the app's call that made it.
-  const fenced = eventFence(run.event, run.event.network ? requestExcerpt(run.event) : '');
+  // A failed request (or a resource the browser could not load) is written in full only here: with the code of the
+  // app's call that made it, or of the lines that name its URL.
+  const shown = (run.event.network && !codeShownAbove(run.event, written)) || failedLoadOf(run.event);
+  const fenced = eventFence(run.event, shown ? requestExcerpt(run.event) : '');
   return said ? [said, fenced] : [fenced];
 }
 
 
+
+/**
+ * Whether an unexpected error written in full above already shows this failed request's code: the error it caused
+ * has no frame of the app, so its line to fix is the app's call that made the request, shown with its code there.
+ * The transcript's fence then names the call (`initiator:`) and points up (`→ explains`) without the code again.
+ */
+function codeShownAbove(request: DaebugEvent, written: Written): boolean {
+  const effects = written.links.causes.get(eventIdentity(request)) ?? [];
+  return effects.some((effect) => written.unexpected.has(eventIdentity(effect)) && !firstUserFrame(effect.frames) && lineToFix(effect, written.links.events)?.found?.by === 'initiator');
+}
 
 function jsonText(value: unknown): string {
   try {

@@ -1,3 +1,4 @@
+import { failedLoadOf } from '../model/failed-load';
 import { foundPlaces } from './found-note';
 import type { DaebugEvent, Frame, NetworkFailure } from '../model/schema';
 import { firstUserFrame, frameWhere } from './frames';
@@ -32,8 +33,9 @@ export function initiatorText(initiator: NonNullable<NetworkFailure['initiator']
 
 /**
  * The fence content of a failed request: its line (method, URL, status or error text), then the resource type and
- * what started it. For Chromium's own "Failed to load resource" line (`daebugNetwork: 'off'`) the URL it is about,
- * which the line's text does not name.
+ * what started it. For Chromium's own "Failed to load resource" line (`daebugNetwork: 'off'`, or a resource daebug
+ * does not record as a request: an image, a font) the URL it is about, which the line's text does not name, and the
+ * app's lines that name it.
  */
 export function networkBody(event: DaebugEvent): string | undefined {
   const failure = event.network;
@@ -45,6 +47,11 @@ export function networkBody(event: DaebugEvent): string | undefined {
     if (found.length) lines.push(`found in your source by its URL: ${found.join(', ')}`);
     return lines.join('\n');
   }
-  if (event.source === 'browser.network' && event.location?.url && !event.message.includes(event.location.url)) return `${event.message}\nurl: ${event.location.url}`;
-  return undefined;
+  if ((event.source !== 'browser.network' && !failedLoadOf(event)) || !event.location?.url) return undefined;
+  const lines = [event.message];
+  if (!event.message.includes(event.location.url)) lines.push(`url: ${event.location.url}`);
+  // A resource the browser could not load, found in the app's source by its URL, as a failed request's is.
+  const found = foundPlaces(event);
+  if (found.length) lines.push(`found in your source by its URL: ${found.join(', ')}`);
+  return lines.length > 1 ? lines.join('\n') : undefined;
 }

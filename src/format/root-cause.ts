@@ -2,6 +2,7 @@ import { headline } from '../model/headline';
 import { reactBoundaryLogAfter } from '../diagnosis/explains';
 import { rankRootCause, type RootCause } from '../diagnosis/rank';
 import { formatClock } from '../model/classify';
+import { failedLoadOf, failedLoadText, isPlacedLoad } from '../model/failed-load';
 import { locationText } from '../model/position-text';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
 import { causalLinksOf, causedByNote, explainsNote } from './causal-links';
@@ -103,6 +104,21 @@ function independentWarnings(report: Attempt): Array<{ entry: WarningEntry; numb
     .filter(({ entry }) => !entry.members.some((m) => links.causedBy.has(eventIdentity(m)) || links.causes.has(eventIdentity(m))));
 }
 
+/**
+ * The resources the app's own code names that the browser could not load (a broken `<img src>`: src/model/failed-load.ts),
+ * one per URL: no error explains them and they explain none, so each is a problem of its own. They are not unexpected
+ * errors (strict mode does not fail on them, as on no failed request by default); a reader who stops at N must still
+ * not miss them.
+ */
+function placedLoads(events: readonly DaebugEvent[]): DaebugEvent[] {
+  const byUrl = new Map<string, DaebugEvent>();
+  for (const event of events) {
+    const url = isPlacedLoad(event) ? failedLoadOf(event)!.url : undefined;
+    if (url !== undefined && !byUrl.has(url)) byUrl.set(url, event);
+  }
+  return [...byUrl.values()];
+}
+
 /** `a Vue warning about your component `UserCard``, `warning logged by your code`: a warning's kind, as the ranking says an error's. */
 function warningKind(event: DaebugEvent): string {
   const logger = loggedBy(event);
@@ -117,10 +133,11 @@ function warningKind(event: DaebugEvent): string {
 /**
  * `- 3 independent problems, fix each: …` and the order to look at them, each by its number below, its kind and its
  * place: the block names one error first, but when nothing ties the others to it, it must not read as the only one.
- * The warnings that are not unexpected errors are problems too, after them: a reader who stops at N misses none.
+ * The warnings that are not unexpected errors are problems too, after them, and then the resources the app's code names
+ * that could not be loaded: a reader who stops at N misses none.
  */
-function problemOrder(cause: RootCause, numbers: ReadonlyMap<string, number>, warnings: ReadonlyArray<{ entry: WarningEntry; number: number }>): string[] {
-  const total = cause.independent + warnings.length;
+function problemOrder(cause: RootCause, numbers: ReadonlyMap<string, number>, warnings: ReadonlyArray<{ entry: WarningEntry; number: number }>, loads: readonly DaebugEvent[]): string[] {
+  const total = cause.independent + warnings.length + loads.length;
   const lines = [
     `- ${total} independent problems, fix each: none of them explains another, so fixing one will not fix the others. Look at them in this order (the first for the reason under Chosen):`,
   ];
@@ -132,6 +149,8 @@ function problemOrder(cause: RootCause, numbers: ReadonlyMap<string, number>, wa
     }),
     // A warning's place is the Warnings section's: its component and where it is used come before a frame of the app.
     ...warnings.map(({ entry, number }) => ({ kind: warningKind(entry.event), place: warningPlace(entry.event), name: number <= WARNINGS_LISTED ? `warning ${number} below` : `warning ${number} (in the JSON report)` })),
+    // A resource the app's code names that the browser could not load: written in full in the transcript only.
+    ...loads.map((event) => ({ kind: code(failedLoadText(failedLoadOf(event)!)), place: foundNote(event), name: 'failed load in the transcript' })),
   ];
   for (const [index, { kind, place, name }] of problems.slice(0, ORDER_LISTED).entries()) {
     lines.push(`  ${index + 1}. ${name}: ${kind}${place ? `; ${place}` : ''}`);
@@ -181,7 +200,8 @@ export function rootCauseSection(report: Attempt, h: string, cause = rankRootCau
   // The reason is daebug's own words only (no page or test text), so it stands outside a fence.
   lines.push(`- Chosen: ${cause.reason}`);
   const warnings = independentWarnings(report);
-  if (cause.independent + warnings.length > 1) lines.push(...problemOrder(cause, numbers, warnings));
+  const loads = placedLoads(report.events);
+  if (cause.independent + warnings.length + loads.length > 1) lines.push(...problemOrder(cause, numbers, warnings, loads));
   // What the page said stays inside a fence, like all page text: it must not read as the report's own words.
   const message = headline(event.message).slice(0, 300);
   lines.push('', fence(eventInfo(event), `${message}\n\nTry first: ${firstThingToTry(event, frame?.original ? `${frame.original.source}:${frame.original.line}` : where)}`));

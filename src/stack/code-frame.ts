@@ -24,7 +24,9 @@ export function codeFrame(source: TextLines, line: number, column: number, optio
   const target = source.line(line);
   if (line < 1 || target === undefined) return undefined;
   const first = Math.max(1, line - context);
-  const last = Math.min(source.count, line + context);
+  // A text that ends with a line break has no line after it: an editor shows none, nor does the frame.
+  const lines = source.count > 1 && source.line(source.count) === '' && source.text.endsWith('\n') ? source.count - 1 : source.count;
+  const last = Math.min(Math.max(lines, line), line + context);
   const col = Math.max(1, Math.min(column || 1, target.length + 1));
   // One window for every line keeps them aligned with the caret.
   const start = target.length > width ? Math.max(0, Math.min(col - 1 - Math.floor(width / 2), target.length - width)) : 0;

@@ -6,14 +6,15 @@ import { isUnexpectedIn, matchesIgnore } from '../model/classify';
 import type { ErrorPart, EventComponent, Frame, NetworkFailure } from '../model/schema';
 import { codeFrame } from './code-frame';
 import { firstUserFrame } from './first-user-frame';
-import { isDocumentStart } from '../text/document-start';
+import { isDocumentStart, isDocumentUrl } from '../text/document-start';
 import { enclosingComponent } from './enclosing-component';
 import { locateEvaluated } from './eval-position';
 import { pageFetcher, type PageAccess } from './fetch';
 import { originalFunctionName } from './function-name';
 import { hintFor, ignorePatternFor } from './hints';
 import { isOutsideAppRoot, libraryOf } from './library';
-import { locateByEvidence } from './locate-by-evidence';
+import { failedLoads, locateByEvidence } from './locate-by-evidence';
+import { failedLoadOf } from '../model/failed-load';
 import { componentNamedIn, isNamedAfter, locateComponent, type ComponentDeclaration, type NamedComponent, type SourceText } from './locate-component';
 import { parseStack, type ParsedFrame } from '../text/parse-stack';
 import { displaySource, originalPosition, sourceUrl, type LoadedSourceMap } from './source-map';
@@ -99,9 +100,10 @@ export async function enrichRecorder(recorder: Recorder, page?: PageAccess): Pro
 
 export async function enrich(recorder: Recorder, maps: SourceMaps, limits: EnrichLimits = DEFAULT_ENRICH_LIMITS, cwd = process.cwd()): Promise<void> {
   const targets = collectTargets(recorder, limits.maxFrames);
-  if (!targets.length) return;
+  const loads = locatesLoads(recorder);
+  if (!targets.length && !loads) return;
   const lookupEnd = Date.now() + limits.lookupMs;
-  const scripts = await lookUpScripts(targets, maps, limits.maxScripts, lookupEnd);
+  const scripts = await lookUpScripts(targets, maps, limits.maxScripts, lookupEnd, loads ? scriptsOfEvents(recorder.stored().events) : []);
   for (const [url, script] of scripts) {
     if (script?.failed && script.reason) recorder.diagnose(new DaebugSourceMapError(url, script.reason));
   }
@@ -117,7 +119,7 @@ export async function enrich(recorder: Recorder, maps: SourceMaps, limits: Enric
   }
   await locateComponents(recorder.stored().events, run, cpuEnd);
   await locateEnclosingComponents(recorder.stored().events, run, cpuEnd);
-  await locateByEvidence(recorder.stored().events, () => componentSources(run, []), cpuEnd);
+  await locateByEvidence(recorder.stored().events, () => componentSources(run, []), cpuEnd, { loads });
   for (const url of run.unmapped) {
     const script = scripts.get(url);
     if (script?.cause && script.reason) recorder.noteUnmapped({ url, cause: script.cause, reason: script.reason, ...(script.mapUrl ? { map: script.mapUrl } : {}) });
@@ -129,7 +131,29 @@ export async function enrich(recorder: Recorder, maps: SourceMaps, limits: Enric
  * fetched yet): a context about to close lends its cookies only then.
  */
 export function hasStacksToMap(recorder: Recorder, maxFrames = DEFAULT_ENRICH_LIMITS.maxFrames): boolean {
-  return collectTargets(recorder, maxFrames).some((t) => t.frames.some((f, i) => !t.inNode[i] && /^https?:/i.test(f.url) && needsFetch(f.url)));
+  if (collectTargets(recorder, maxFrames).some((t) => t.frames.some((f, i) => !t.inNode[i] && /^https?:/i.test(f.url) && needsFetch(f.url)))) return true;
+  return locatesLoads(recorder) && scriptsOfEvents(recorder.stored().events).some((url) => /^https?:/i.test(url) && needsFetch(url));
+}
+
+/**
+ * Whether the test has a resource the browser could not load to look for in the app's sources (src/model/failed-load.ts):
+ * not with `daebugNetwork: 'off'`, where the browser's lines stand for every failed request and daebug leaves them be.
+ */
+function locatesLoads(recorder: Recorder): boolean {
+  return recorder.options.network !== 'off' && failedLoads(recorder.stored().events).length > 0;
+}
+
+/**
+ * The scripts the test's events were logged from (their locations), for the source maps whose sources a failed load
+ * is searched in when no stack of the test loaded them: a test that only showed a broken image has no stack at all.
+ */
+function scriptsOfEvents(events: readonly StoredEvent[]): string[] {
+  const urls = new Set<string>();
+  for (const event of events) {
+    if (event.dropped || failedLoadOf(event)) continue;
+    for (const at of [event.location, event.loggedAt]) if (at && /^(https?|file):/i.test(at.url) && !isDocumentUrl(at.url)) urls.add(scriptKey(at.url));
+  }
+  return [...urls];
 }
 
 async function explainTarget(target: Target, run: Run): Promise<void> {
@@ -232,7 +256,7 @@ function sidesOfSpan(frames: ParsedFrame[], span: Span): boolean[] {
   });
 }
 
-async function lookUpScripts(targets: Target[], maps: SourceMaps, maxScripts: number, end: number): Promise<Map<string, ScriptInfo | undefined>> {
+async function lookUpScripts(targets: Target[], maps: SourceMaps, maxScripts: number, end: number, more: readonly string[] = []): Promise<Map<string, ScriptInfo | undefined>> {
   const urls = new Set<string>();
   for (const target of targets) {
     target.frames.forEach((frame, i) => {
@@ -241,6 +265,8 @@ async function lookUpScripts(targets: Target[], maps: SourceMaps, maxScripts: nu
     const loggedAt = 'loggedAt' in target.holder ? target.holder.loggedAt : undefined;
     if (loggedAt && /^(https?|file):/i.test(loggedAt.url)) urls.add(scriptKey(loggedAt.url));
   }
+  // After every stack's scripts: only read for their maps' sources, they never take a stack's place under the limit.
+  for (const url of more) urls.add(url);
   const scripts = new Map<string, ScriptInfo | undefined>();
   if (!urls.size) return scripts;
   const wanted = [...urls].slice(0, maxScripts);

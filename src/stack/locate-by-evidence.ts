@@ -1,12 +1,14 @@
 /**
  * The step of enrichment that locates events by their evidence when no frame of their stack is the app's: a failed
- * request at the app's literal naming its URL, an error at the request whose URL it names, a framework's warning at
- * the line its rule points to (locate-evidence.ts has the pure rules). Runs after the frames were mapped and the
- * components named, over the app's own original sources, loaded once and only when an event needs them.
+ * request (or a resource the browser could not load) at the app's literal naming its URL, an error at the request
+ * whose URL it names, a framework's warning at the line its rule points to (locate-evidence.ts has the pure rules).
+ * Runs after the frames were mapped and the components named, over the app's own original sources, loaded once and
+ * only when an event needs them.
  */
 import type { StoredEvent } from '../capture/recorder';
 import type { DaebugEvent } from '../model/schema';
 import { isNetworkFailure } from '../model/classify';
+import { failedLoadOf } from '../model/failed-load';
 import { requestNamedBy } from '../model/names-url';
 import type { SourceText } from './locate-component';
 import { assignmentsOfValue, innerHtmlBindings, linesNamingUrl, linesUsingComponent, mapCallsInComponent, ng0100CurrentValue, type FoundLine } from './locate-evidence';
@@ -14,11 +16,21 @@ import { codeFrame } from './code-frame';
 import { TextLines } from './text-lines';
 import { isUserSource } from './user-code';
 
+export interface EvidenceOptions {
+  /**
+   * Also locate the browser's own lines about resources it could not load (an image, a font: src/model/failed-load.ts)
+   * by their URL. Off with `daebugNetwork: 'off'`, where daebug leaves the network alone and those lines stand for
+   * failed requests of every kind.
+   */
+  loads?: boolean;
+}
+
 /** Locates what can be located by evidence among a test's events, in place; stops looking past `cpuEnd`. */
-export async function locateByEvidence(events: readonly StoredEvent[], appSources: () => Promise<SourceText[]>, cpuEnd: number): Promise<void> {
+export async function locateByEvidence(events: readonly StoredEvent[], appSources: () => Promise<SourceText[]>, cpuEnd: number, options: EvidenceOptions = {}): Promise<void> {
   let loaded: Promise<SourceText[]> | undefined;
   const sources = () => (loaded ??= appSources());
   await locateRequests(events, sources, cpuEnd);
+  if (options.loads) await locateLoads(events, sources, cpuEnd);
   placeByNamedRequest(events);
   await locateUses(events, sources, cpuEnd);
   if (events.some((e) => e.foundInSource?.some((f) => f.snippet === undefined))) addSnippets(events, await sources());
@@ -67,6 +79,30 @@ async function locateRequests(events: readonly StoredEvent[], appSources: () => 
     const found = linesNamingUrl(event.network!.url, sources);
     if (found.length) event.foundInSource = found.map((f) => ({ ...f, by: 'url' as const }));
   }
+}
+
+/**
+ * A resource the page could not load that daebug does not record as a failed request (an `<img src>`, a font, a
+ * video) comes with the browser's line alone: no initiator, no stack. It is located the same way, at the app's
+ * lines whose literal names its URL (or, failing that, its file: `./missing-avatar.png`).
+ */
+async function locateLoads(events: readonly StoredEvent[], appSources: () => Promise<SourceText[]>, cpuEnd: number): Promise<void> {
+  const loads = failedLoads(events).slice(0, MAX_REQUESTS_BY_URL);
+  if (!loads.length) return;
+  const sources = await appSources();
+  for (const { event, url } of loads) {
+    if (Date.now() > cpuEnd) return;
+    const found = linesNamingUrl(url, sources);
+    if (found.length) event.foundInSource = found.map((f) => ({ ...f, by: 'url' as const }));
+  }
+}
+
+/** The browser's lines about resources it could not load, not located yet, each with the resource's URL. */
+export function failedLoads(events: readonly StoredEvent[]): Array<{ event: StoredEvent; url: string }> {
+  return events.flatMap((event) => {
+    const load = event.dropped || event.foundInSource?.length ? undefined : failedLoadOf(event);
+    return load ? [{ event, url: load.url }] : [];
+  });
 }
 
 /** The failed requests among the events; a request the page canceled (`network.canceled`) has nothing to fix. */

@@ -4,6 +4,7 @@
  * library's frames, but the app wrote its URL, or the static parts of a templated one, at the call that made it.
  * Pure: the caller hands over the sources it already loaded (the maps' `sourcesContent`, as locate-component.ts).
  */
+import { normalizeFileName } from '../model/file-name';
 import { isNamedAfter, kebab, type SourceText } from './locate-component';
 
 /** A line of the app's source that holds the evidence: 1-based. */
@@ -66,6 +67,52 @@ export function linesNamingUrl(url: string, sources: readonly SourceText[], max 
       if (best) found.push({ source, line: index + 1, weight: best, order: found.length });
     });
   }
+  return found.length ? heaviest(found, max) : linesNamingFile(target, sources, max);
+}
+
+/** A file name worth searching for alone: a name and an extension (`missing-avatar.png`, `logo.svg`), not `a.js`. */
+const FILE_NAME = /^[^/\\\s?#'"`]{3,}\.[A-Za-z0-9]{1,8}$/;
+
+/**
+ * When no literal names the request's path, the lines whose literal names its file relative to the code
+ * (`'./missing-avatar.png'`, `'../img/logo.svg'`) or by its name alone (`src="missing-avatar.png"`, an asset
+ * `import` whose URL a bundler gave a hash, `logo-B3kq9XzA.svg`): weaker evidence, so only a fallback, the longest
+ * first. Empty when the request's file has no name worth searching for.
+ */
+function linesNamingFile(path: string, sources: readonly SourceText[], max: number): FoundLine[] {
+  let file = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    file = decodeURIComponent(file);
+  } catch {
+    // Searched as the URL has it.
+  }
+  if (!FILE_NAME.test(file)) return [];
+  // `logo-B3kq9XzA.svg` is named `logo.svg` in the source that imports it; a name that is only a hash is not searched.
+  const unhashed = normalizeFileName(file);
+  const names = new Set([file, ...(unhashed.startsWith('<') ? [] : [unhashed])]);
+  const stem = (unhashed.startsWith('<') ? file : unhashed).split('.', 1)[0]!;
+  const namesFile = (literal: string): boolean => {
+    const relative = /^(?:\.{1,2}\/)+/.exec(literal)?.[0] ?? '';
+    const rest = literal.slice(relative.length);
+    return relative && rest.includes('/') ? path.endsWith(`/${rest}`) : names.has(rest);
+  };
+  const found: Array<FoundLine & { weight: number; order: number }> = [];
+  for (const { source, text } of sources) {
+    text.split('\n').forEach((lineText, index) => {
+      if (lineText.length > 2000 || !lineText.includes(stem)) return;
+      let best = 0;
+      for (const match of lineText.matchAll(LITERAL)) {
+        const literal = match[2]!.replace(/[?#].*$/s, '');
+        if (!literal.includes('${') && namesFile(literal)) best = Math.max(best, literal.replace(/^(?:\.{1,2}\/)+/, '').length);
+      }
+      if (best) found.push({ source, line: index + 1, weight: best, order: found.length });
+    });
+  }
+  return heaviest(found, max);
+}
+
+/** The `max` lines whose literal names the most of the URL, in source order among equals. */
+function heaviest(found: Array<FoundLine & { weight: number; order: number }>, max: number): FoundLine[] {
   return found
     .sort((a, b) => b.weight - a.weight || a.order - b.order)
     .slice(0, max)

@@ -22,6 +22,12 @@ describe('codeFrame', () => {
     assert.equal(codeFrame(source, 6, 6)?.split('\n').at(-2), '> 6 | line six');
   });
 
+  it('shows no line after the line break that ends a file: an editor has none', () => {
+    const file = new TextLines('export function Avatar() {\n  return <img src="/a.png" />;\n}\n');
+    assert.equal(codeFrame(file, 2, 1, { caret: false }), ['  1 | export function Avatar() {', '> 2 |   return <img src="/a.png" />;', '  3 | }'].join('\n'));
+    assert.equal(codeFrame(file, 3, 1, { caret: false })?.split('\n').at(-1), '> 3 | }');
+  });
+
   it('pads line numbers to the widest one', () => {
     const long = new TextLines(Array.from({ length: 12 }, (_, i) => `l${i + 1}`).join('\n'));
     assert.deepEqual(codeFrame(long, 10, 1)?.split('\n').slice(0, 3), ['   8 | l8', '   9 | l9', '> 10 | l10']);

@@ -73,6 +73,10 @@ describe('lineToFix', () => {
     const markdown = formatMarkdown(reportSchema.parse({ ...file([withCode, rejection]).report, summary: { errors: 2, unexpected: 1, console: 0, dropped: 0 } }), { maxBytes: 65536 });
     const section = markdown.slice(markdown.indexOf('## Unexpected errors'), markdown.indexOf('## Transcript'));
     assert.ok(section.includes(`\n\nreact/App.tsx:30\n${snippet}\n\`\`\``), section);
+    // The request's own fence in the transcript names the call and points up, without that code a second time.
+    const transcript = markdown.slice(markdown.indexOf('## Transcript'));
+    assert.match(transcript, /^→ explains unexpected error 1\n```Error network\nGET http:\/\/h\/api\/prices\.json 404 \(Not Found\)\n/m);
+    assert.ok(!transcript.includes(snippet), transcript);
   });
 
   it("is the line the Markdown names for the error a failed request caused", () => {
