@@ -41,6 +41,12 @@ export const cliErrorSchema = z.object({
    * the code of the app's call that made the request, or of the line found in the source (no caret: found by text).
    */
   snippet: z.string().optional(),
+  /**
+   * Why there is no `location` although the browser gave the error a place: it had no stack, and the place is only
+   * the browser's default one, the first line of the realm's main script (a dev server's service worker: its
+   * `import` line), and no evidence found the line to fix. The `note:` line of the text output.
+   */
+  unplaced: z.string().optional(),
   /** The stack as the browser gave it. */
   stack: z.string().optional(),
   /** The stack with each frame a source map mapped at its original file, line, column and function; absent when none was mapped. */

@@ -7,6 +7,7 @@ import type { ErrorPart, EventComponent, Frame, NetworkFailure } from '../model/
 import { codeFrame } from './code-frame';
 import { firstUserFrame } from './first-user-frame';
 import { isDocumentStart } from '../text/document-start';
+import { browserDefaultPlace } from '../model/default-place';
 import { enclosingComponent } from './enclosing-component';
 import { locateEvaluated } from './eval-position';
 import { pageFetcher, type PageAccess } from './fetch';
@@ -178,7 +179,8 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
     const initiatorFrame: ParsedFrame[] = initiator?.url && initiator.line !== undefined ? [{ url: initiator.url, line: initiator.line, column: initiator.column ?? 0 }] : [];
     if (!hasStack && !explain && !initiatorFrame.length && !(event.network && event.callFrames)) continue;
     let frames: ParsedFrame[] = event.callFrames ? event.callFrames.slice(0, maxFrames) : event.stack ? parseStack(event.stack, event.message, maxFrames) : [];
-    if (!frames.length && event.location?.url) frames = [{ url: event.location.url, line: event.location.line, column: event.location.column }];
+    // An error without a stack is where the browser placed it, unless that place is only the browser's default.
+    if (!frames.length && event.location?.url && !browserDefaultPlace(event)) frames = [{ url: event.location.url, line: event.location.line, column: event.location.column }];
     if (!frames.length) frames = initiatorFrame;
     const target: Target = { holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain, unexpected, network: event.network };
     if (explain && failedRequests.length) target.failedRequests = failedBefore(event, failedRequests);
