@@ -309,9 +309,9 @@ export class TestCapture implements TargetListener, RuntimeSink {
   }
 
   private handle(target: Target, method: string, params: any): void {
-    // A worker's own `Inspector.targetCrashed` is Chromium ending it, which a stop does too (Target.noteLife): its
-    // crash is told by the ServiceWorker domain instead (onWorkerCrashed).
-    if (method === 'Target.targetCrashed' || (method === 'Inspector.targetCrashed' && !target.isWorker)) this.crashed(target);
+    // A service worker's own `Inspector.targetCrashed` is Chromium ending it, which a stop does too (Target.noteLife):
+    // its crash is told by the ServiceWorker domain instead (onWorkerCrashed).
+    if (method === 'Target.targetCrashed' || (method === 'Inspector.targetCrashed' && target.type !== 'service_worker')) this.crashed(target);
     else if (method.startsWith('Network.')) {
       if (this.wantsNetwork()) this.network.onEvent(target, method, params);
     } else if (method === 'Audits.issueAdded') this.issues.onIssue(target, params.issue);

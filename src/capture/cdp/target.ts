@@ -94,8 +94,9 @@ export abstract class Target {
 
   /**
    * What the target's own session says of its life. A worker's `Inspector.targetCrashed` is Chromium ending its
-   * thread (WorkerDestroyed), which happens when it is stopped as well as when it crashed: it stops, and is no crash
-   * by itself. `Inspector.targetReloadedAfterCrash`, or a new execution context, says it runs again.
+   * thread (WorkerDestroyed), which happens when it is stopped as well as when it crashed: either way it stops (for a
+   * service worker, whether it crashed is the ServiceWorker domain's to say). `Inspector.targetReloadedAfterCrash`,
+   * or a new execution context, says it runs again.
    */
   noteLife(method: string): void {
     if (!this.isWorker) return;
