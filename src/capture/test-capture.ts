@@ -24,6 +24,15 @@ const generic = () => require('./generic') as typeof import('./generic');
 
 const FATAL_SOURCES: ReadonlySet<string> = new Set(['page.crash', 'browser.disconnected']);
 
+/** What a crash says, by what crashed (its source stays `page.crash`). */
+const CRASHED: Record<Target['type'], string> = {
+  page: 'The page crashed.',
+  iframe: 'The page crashed.',
+  worker: 'The worker crashed.',
+  service_worker: 'The service worker crashed: its process ended while it ran.',
+  shared_worker: 'The shared worker crashed.',
+};
+
 /**
  * How long a barrier waits for a page's timers before it ends on the plain round trip: a page in a long task, or
  * with a fake clock in its main world, is not waited for.
@@ -300,7 +309,9 @@ export class TestCapture implements TargetListener, RuntimeSink {
   }
 
   private handle(target: Target, method: string, params: any): void {
-    if (method === 'Target.targetCrashed' || method === 'Inspector.targetCrashed') this.crashed(target);
+    // A service worker's own `Inspector.targetCrashed` is Chromium ending it, which a stop does too (Target.noteLife):
+    // its crash is told by the ServiceWorker domain instead (onWorkerCrashed).
+    if (method === 'Target.targetCrashed' || (method === 'Inspector.targetCrashed' && target.type !== 'service_worker')) this.crashed(target);
     else if (method.startsWith('Network.')) {
       if (this.wantsNetwork()) this.network.onEvent(target, method, params);
     } else if (method === 'Audits.issueAdded') this.issues.onIssue(target, params.issue);
@@ -321,12 +332,22 @@ export class TestCapture implements TargetListener, RuntimeSink {
   /**
    * A page crashed. Playwright's own page session says so (`Inspector.targetCrashed`, read by the tap before
    * Playwright's client hears it, so before a test awaiting the `crash` event goes on), and daebug's browser session
-   * says so too (`Target.targetCrashed`): one event.
+   * says so too (`Target.targetCrashed`): one event. A service worker's crash comes from onWorkerCrashed.
    */
   private crashed(target: Target): void {
     if (this.crashedTargets.has(target)) return;
     this.crashedTargets.add(target);
-    this.lifecycle(target, this.realmOf(target), 'page.crash', 'The page crashed.');
+    this.lifecycle(target, this.realmOf(target), 'page.crash', CRASHED[target.type]);
+  }
+
+  /** TargetListener: a service worker's process died while it ran (src/capture/cdp/service-worker-watch.ts). */
+  onWorkerCrashed(target: Target): void {
+    if (this.ended) return;
+    try {
+      this.crashed(target);
+    } catch (error) {
+      this.diagnoseEvent(target, 'ServiceWorker.workerVersionUpdated', error);
+    }
   }
 
   wantsNetwork(): boolean {

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { headline } from '../model/headline';
-import { lineToFix } from '../diagnosis/line-to-fix';
+import { lineToFix, unplacedAt } from '../diagnosis/line-to-fix';
+import { browserDefaultPlace } from '../model/default-place';
 import { rankRootCause, type RootCause } from '../diagnosis/rank';
-import { lineToFixHow } from '../format/found-note';
+import { lineToFixHow, unplacedNote } from '../format/found-note';
 import { isBlockingCsp } from '../model/classify';
 import { failedLoadOf, isPlacedLoad } from '../model/failed-load';
 import { firstUserFrame } from '../format/frames';
@@ -89,8 +90,11 @@ function toCliError(event: DaebugEvent, retry: number, test: CliTest, cause: Roo
   if (cause?.event === event) error.rootCauseReason = cause.reason;
   // The line the report names: a frame of the app, else the line found by evidence, else where it surfaced.
   const toFix = lineToFix(event, events);
-  const location: CliLocation | undefined = toFix ? { file: toFix.file, line: toFix.line, column: toFix.column, mapped: toFix.mapped, ...(toFix.functionName ? { functionName: toFix.functionName } : {}) } : locationOf(event);
+  // The browser's default place (the first line of the realm's script) is no place: said why, in a `note:` line.
+  const unplaced = toFix ? undefined : unplacedAt(event, events);
+  const location: CliLocation | undefined = toFix ? { file: toFix.file, line: toFix.line, column: toFix.column, mapped: toFix.mapped, ...(toFix.functionName ? { functionName: toFix.functionName } : {}) } : unplaced ? undefined : locationOf(event);
   if (location) error.location = location;
+  if (unplaced) error.unplaced = unplacedNote(unplaced);
   if (toFix?.found) error.found = lineToFixHow(event, toFix.found);
   if (toFix?.snippet) error.snippet = toFix.snippet;
   // The browser's line about a failed load names no URL in its words: the resource is said on a line of its own.
@@ -99,7 +103,8 @@ function toCliError(event: DaebugEvent, retry: number, test: CliTest, cause: Roo
   if (event.stack) error.stack = event.stack;
   const mapped = originalStack(event.frames);
   if (mapped) error.originalStack = mapped;
-  if (event.frames?.length) error.frames = event.frames;
+  // A report written before the default place was known has it as its one frame: no frame to show.
+  if (event.frames?.length && !browserDefaultPlace(event)) error.frames = event.frames;
   if (event.hint) error.hint = event.hint;
   if (event.fingerprint) error.fingerprint = event.fingerprint;
   if (event.known !== undefined) error.known = event.known;

@@ -150,6 +150,7 @@ export function formatErrorBlock(error: CliError): string {
   if (seen) lines.push(`  seen: ${seen}`);
   if (error.rootCause) lines.push(`  root cause of this test: ${error.rootCauseReason ?? 'yes'}`);
   if (!where.inYourCode) lines.push('  note: no frame of the stack is in your code; it is located where it surfaced');
+  if (error.unplaced) lines.push(`  note: ${error.unplaced}`);
   for (const reason of stack.unmapped) lines.push(`  not mapped: ${reason}`);
   if (error.hint) lines.push(...keyLines('hint', error.hint));
   lines.push(`  test: ${titlePathText(error.test)}${error.test.project ? ` [${error.test.project}]` : ''}${error.retry ? ` (retry ${error.retry})` : ''}`);

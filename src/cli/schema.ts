@@ -43,6 +43,12 @@ export const cliErrorSchema = z.object({
   snippet: z.string().optional(),
   /** The resource a browser's "Failed to load resource" line is about (its text does not name it): an image, a font. */
   url: z.string().optional(),
+  /**
+   * Why there is no `location` although the browser gave the error a place: it had no stack, and the place is only
+   * the browser's default one, the first line of the realm's main script (a dev server's service worker: its
+   * `import` line), and no evidence found the line to fix. The `note:` line of the text output.
+   */
+  unplaced: z.string().optional(),
   /** The stack as the browser gave it. */
   stack: z.string().optional(),
   /** The stack with each frame a source map mapped at its original file, line, column and function; absent when none was mapped. */

@@ -1,6 +1,7 @@
 import { rankRootCause } from '../diagnosis/rank';
 import { DaebugNoReportsError } from '../errors';
 import { firstUserFrame, frameWhere } from '../format/frames';
+import { browserDefaultPlace } from '../model/default-place';
 import { locationText } from '../model/position-text';
 import type { IndexEntryData } from '../model/run-index';
 import type { DaebugEvent } from '../model/schema';
@@ -19,8 +20,9 @@ export interface SummaryCommandOptions {
 function whereOf(event: DaebugEvent): string | undefined {
   const frame = firstUserFrame(event.frames) ?? [...(event.cause ?? []), ...(event.aggregate ?? [])].map((part) => firstUserFrame(part.frames)).find(Boolean);
   if (frame) return frameWhere(frame);
-  // Stacks that were never parsed into frames still have the browser's own location; a stack without the app's frame has no place to name.
-  return event.frames?.length ? undefined : locationText(event.location);
+  // Stacks that were never parsed into frames still have the browser's own location; a stack without the app's frame
+  // has no place to name, nor has the browser's default place (the first line of the realm's script).
+  return event.frames?.length || browserDefaultPlace(event) ? undefined : locationText(event.location);
 }
 
 /** Each row with the root cause of its test's last attempt; only reports with unexpected errors are read. */

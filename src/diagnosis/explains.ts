@@ -1,12 +1,14 @@
 /**
  * Which event explains another, when the report itself shows it: React's boundary log follows the error it is about,
- * Vue's "Unhandled error during execution of <hook>" warning comes right before the error it rethrows or logs, and a
- * body that is not JSON (or a fetch that failed) follows the failed request it came from. Only these pairings:
+ * Vue's "Unhandled error during execution of <hook>" warning comes right before the error it rethrows or logs, a
+ * body that is not JSON (or a fetch that failed) follows the failed request it came from, and a service worker's
+ * failed fetch is behind its `respondWith()` that got no Response and the page's request it then failed. Only these pairings:
  * a guess from mere nearness would tie together errors that have nothing to do with each other. Pure.
  */
 import { UNCAUGHT_SOURCES } from '../model/classify';
 import type { DaebugEvent } from '../model/schema';
 import { headlineHasUrl, requestNamedBy } from '../model/names-url';
+import { isServiceWorkerRealm, realmContext } from '../model/realm-name';
 
 /** React 18's separate log about an error it caught, right after that error: "The above error occurred in the <X> component". */
 const REACT_BOUNDARY_LOG = /^(?:Warning: )?The above error occurred in (?:the <[A-Za-z_$][\w$.]*> component|one of your React components)/;
@@ -110,8 +112,43 @@ function isRouteRequestFailure(event: DaebugEvent): boolean {
   return /\.data(?:[?#]|$)|[?&]_data=/.test(network.url);
 }
 
+/**
+ * Chromium's words for a service worker's `respondWith()` given something that is no Response: SvelteKit's
+ * `respondWith(promise.catch(() => cached || promise))` resolves to nothing when the fetch failed and the cache has
+ * no copy. Chromium rejects with them, with no stack, right after the worker's failed fetch.
+ */
+const RESPOND_WITH_NO_RESPONSE = /Failed to convert value to 'Response'/;
+/** How far apart a service worker's failed fetch and its consequences lie: the same fetch event. */
+const SAME_FETCH_EVENT_MS = 1000;
+
+function failedRequests(events: readonly DaebugEvent[], keep: (e: DaebugEvent) => boolean): DaebugEvent[] {
+  return events.filter((e) => e.source === 'network' && e.network !== undefined && keep(e));
+}
+
+/**
+ * A service worker's failed fetch behind an event. In the worker: its `respondWith()` that got no Response, right
+ * after the fetch it made failed. In a page of the same browser context: the page's request that the worker answered
+ * with a network error (Chromium's `net::ERR_FAILED`) because its own fetch of the same URL failed at the same moment.
+ * So one offline fetch is one problem, not one per realm that saw it fail.
+ */
+function serviceWorkerFetchBehind(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent | undefined {
+  const time = Date.parse(event.time);
+  if (event.source === 'network') {
+    const request = event.network!;
+    if (isServiceWorkerRealm(event.realm)) return undefined;
+    const context = realmContext(event.realm);
+    return failedRequests(events, (e) => e !== event && isServiceWorkerRealm(e.realm) && realmContext(e.realm) === context && e.network!.method === request.method && e.network!.url === request.url && Math.abs(Date.parse(e.time) - time) <= SAME_FETCH_EVENT_MS).pop();
+  }
+  if (!isServiceWorkerRealm(event.realm) || !UNCAUGHT_SOURCES.has(event.source) || !RESPOND_WITH_NO_RESPONSE.test(event.message)) return undefined;
+  return failedRequests(events, (e) => e.realm === event.realm && Date.parse(e.time) <= time && time - Date.parse(e.time) <= SAME_FETCH_EVENT_MS).pop();
+}
+
 /** The event among `events` that explains this one, when the report shows it; undefined otherwise. */
 export function explainedBy(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent | undefined {
+  // A failed request is explained only by a service worker's failed fetch of it; any other is a cause, not an effect.
+  if (event.source === 'network') return serviceWorkerFetchBehind(event, events);
+  const fetchBehind = serviceWorkerFetchBehind(event, events);
+  if (fetchBehind) return fetchBehind;
   const consequence = consequenceOf(event, events);
   if (consequence) return consequence;
   if (event.source === 'console.warn' && VUE_UNHANDLED.test(event.message)) {

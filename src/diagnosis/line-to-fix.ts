@@ -2,9 +2,11 @@
  * The line an agent should open for an error, said once for the Markdown, `daebug errors`, the MCP tools and the
  * failure output: the first frame of the app's code; without one, the line daebug found by evidence (the app's call
  * that made the failed request behind the error, the `.map(` a key warning is about, where a component is used, the
- * assignment behind NG0100); without either, nothing, and the caller keeps the top frame with a note. Pure.
+ * assignment behind NG0100); without either, nothing, and the caller keeps the top frame with a note, or says why
+ * the place the browser gave is none (`unplacedAt`). Pure.
  */
-import type { DaebugEvent, FoundLine } from '../model/schema';
+import { browserDefaultPlace } from '../model/default-place';
+import type { DaebugEvent, FoundLine, Location } from '../model/schema';
 import { firstUserFrame } from '../stack/first-user-frame';
 
 export interface LineToFix {
@@ -29,7 +31,8 @@ export function lineToFix(event: DaebugEvent, events: readonly DaebugEvent[] = [
   // A warning about how a component is used (a wrong prop) is fixed where it is used, as the report's Warnings
   // section says: its one frame in the app is the bootstrap (Vue's `mount()`) or whatever re-rendered it.
   if (event.component && event.foundInSource?.[0] && event.foundInSource[0].by !== 'url') return foundLine(event.foundInSource);
-  const frame = firstUserFrame(event.frames);
+  // The browser's default place (the first line of the realm's script) is no frame, even where a report made one of it.
+  const frame = browserDefaultPlace(event) ? undefined : firstUserFrame(event.frames);
   if (frame) {
     const functionName = frame.original?.functionName ?? frame.functionName;
     const at = frame.original ? { file: frame.original.source, line: frame.original.line, column: frame.original.column, mapped: true } : { file: frame.url || '<anonymous>', line: frame.line, column: frame.column, mapped: false };
@@ -53,4 +56,14 @@ export function lineToFix(event: DaebugEvent, events: readonly DaebugEvent[] = [
 function foundLine(lines: readonly FoundLine[]): LineToFix {
   const first = lines[0]!;
   return { file: first.source, line: first.line, column: 1, mapped: true, found: { by: first.by, places: lines.map((l) => `${l.source}:${l.line}`) }, ...(first.snippet ? { snippet: first.snippet } : {}) };
+}
+
+/**
+ * The place the browser gave an error that has no line to fix: its default place for an exception without a stack,
+ * the first line of the realm's main script (src/model/default-place.ts), when no evidence found a line either.
+ * Undefined when the error has a line to fix, or a place worth naming.
+ */
+export function unplacedAt(event: DaebugEvent, events: readonly DaebugEvent[] = []): Location | undefined {
+  const at = browserDefaultPlace(event);
+  return at && !lineToFix(event, events) ? at : undefined;
 }

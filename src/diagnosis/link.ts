@@ -1,15 +1,19 @@
 /**
  * The causal links of an attempt, both ways: where one event explains another (explains.ts: a failed request and the
- * JSON parse error of its body, a React error and its boundary log), the explained event names its cause
+ * JSON parse error of its body, a React error and its boundary log, a service worker's failed fetch and the page's
+ * request it failed), the explained event names its cause
  * (`causedBy`) and the cause names what it explains (`causes`). Events are named by their index in the attempt's
  * top-level `events`, which is their order in the written report. Deterministic, no I/O.
  */
 import type { DaebugEvent } from '../model/schema';
 import { explainedBy } from './explains';
 
-/** What can be explained by another event: errors and what the page logged as an error or a warning. */
+/**
+ * What can be explained by another event: errors, what the page logged as an error or a warning, and a failed
+ * request that a service worker failed because its own fetch of it failed (explains.ts says when).
+ */
 function canBeExplained(event: DaebugEvent): boolean {
-  return event.source !== 'network' && (event.type === 'error' || event.source === 'console.error' || event.source === 'console.warn');
+  return event.source === 'network' || event.type === 'error' || event.source === 'console.error' || event.source === 'console.warn';
 }
 
 /** `[cause, effect]` index pairs among `events`, in the order of the effects. */

@@ -188,20 +188,59 @@ export function rankRootCause(attempt: Attempt, options: RankOptions = {}): Root
     seen.add(k);
     others.push(c);
   }
-  const independent = new Set(ranked.filter((c) => !c.explained).map((c) => sameErrorKey(c.event)));
-  independent.add(key);
+  const problemOf = problems(ranked, attempt.events);
+  const independent = new Set(ranked.map(problemOf));
   const order: RootCause['order'] = [];
   const listed = new Set<string>();
   for (const c of ranked) {
-    const k = sameErrorKey(c.event);
-    if (listed.has(k) || (c.explained && c !== best)) continue;
-    listed.add(k);
+    const problem = problemOf(c);
+    if (listed.has(problem)) continue;
+    listed.add(problem);
     order.push({ event: c.event, kind: label(c) });
   }
   const kind = `${label(best)}, ${others.length ? `ahead of ${aheadOf(others)}` : 'the only unexpected error'}`;
   const evidence = failure ? failureEvidence(best, failure) : [];
   const reason = failed ? (evidence.length ? `the error that best explains the failure: ${evidence.join(', ')}; ${kind}` : `nothing ties an error to the failure, so by kind: ${kind}`) : kind;
   return { event: best.event, reason, explainsFailure: evidence.length > 0, independent: independent.size, order, ranked: ranked.map((c) => c.event) };
+}
+
+/** The event at the top of an event's chain of causes (explains.ts): itself when nothing explains it. */
+function rootOf(event: DaebugEvent, events: readonly DaebugEvent[]): DaebugEvent {
+  const seen = new Set([event]);
+  let root = event;
+  for (let cause = explainedBy(root, events); cause && !seen.has(cause); cause = explainedBy(root, events)) {
+    seen.add(cause);
+    root = cause;
+  }
+  return root;
+}
+
+/**
+ * Which problem each unexpected error is, as a key: one per distinct error (a repeat is the same problem), and one
+ * per cause that errors share, whether or not that cause is an unexpected error itself. The errors one failed request
+ * caused (a service worker's rejection, its `respondWith()` that got no Response, the page's failed fetch) are one
+ * problem: fixing what made the request fail fixes them all.
+ */
+function problems(ranked: readonly Candidate[], events: readonly DaebugEvent[]): (c: Candidate) => string {
+  const parent = new Map<string, string>();
+  const find = (key: string): string => {
+    let at = key;
+    for (let up = parent.get(at); up !== undefined && up !== at; up = parent.get(at)) at = up;
+    parent.set(key, at);
+    return at;
+  };
+  const union = (a: string, b: string) => {
+    const [x, y] = [find(a), find(b)];
+    if (x !== y) parent.set(y, x);
+  };
+  const index = new Map(events.map((e, i) => [e, i]));
+  const node = (event: DaebugEvent) => `event\u0000${index.get(event) ?? sameErrorKey(event)}`;
+  const errorNode = (c: Candidate) => `error\u0000${sameErrorKey(c.event)}`;
+  for (const c of ranked) {
+    union(errorNode(c), node(c.event));
+    union(errorNode(c), node(rootOf(c.event, events)));
+  }
+  return (c) => find(errorNode(c));
 }
 
 function failureEvidence(c: Candidate, failure: Failure): string[] {

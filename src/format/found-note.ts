@@ -3,8 +3,9 @@
  * `found in your source by its URL: `src/users.ts:12``. Said the same way wherever the event's place is shown, and
  * never dressed up as a stack frame: a text search may match more than one line, and all of them are listed.
  */
-import type { LineToFix } from '../diagnosis/line-to-fix';
-import type { DaebugEvent } from '../model/schema';
+import { lineToFix, type LineToFix } from '../diagnosis/line-to-fix';
+import { placeUrl } from '../model/position-text';
+import type { DaebugEvent, Location } from '../model/schema';
 import { code } from './fence';
 
 /** How the lines were found, in the report's words; `plain` for text outside Markdown (a test's failure message). */
@@ -101,4 +102,20 @@ export function lineToFixHow(event: DaebugEvent, found: NonNullable<LineToFix['f
   if (found.by === 'initiator') return found.request ? `the app's call that made the request behind it (${show(found.request)})` : "the app's call that made this request";
   const how = foundHow(event, { plain });
   return found.places.length > 1 ? `${how} (each line that matches: ${found.places.map(show).join(', ')})` : how;
+}
+
+/**
+ * Why an error is not placed although the browser gave it a place (src/diagnosis/line-to-fix.ts `unplacedAt`): `no
+ * line to fix: the browser gave no stack, only its default place, line 1 of `…/service-worker.js`, the realm's main
+ * script`. Said the same way in the Markdown, the failure message and `daebug errors`' `note:` line.
+ */
+export function unplacedNote(at: Location, { plain = true } = {}): string {
+  const script = plain ? placeUrl(at.url) : code(placeUrl(at.url));
+  return `no line to fix: the browser gave no stack, only its default place, line 1 of ${script}, the realm's main script`;
+}
+
+/** `the app's call that made the request behind it: `src/App.tsx:30``, for an error a failed request caused; or ''. */
+export function initiatorNote(event: DaebugEvent, events: readonly DaebugEvent[]): string {
+  const toFix = lineToFix(event, events);
+  return toFix?.found?.by === 'initiator' ? `${lineToFixHow(event, toFix.found, { plain: false })}: ${code(`${toFix.file}:${toFix.line}:${toFix.column}`)}` : '';
 }

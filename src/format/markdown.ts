@@ -9,9 +9,10 @@ import { firstUserFrame, frameWhere } from './frames';
 import { causalLinksOf, causedByNote, explainsNote, type CausalLinks } from './causal-links';
 import { fixOrder, unexpectedNumbers } from './fix-order';
 import { componentNote } from './component-note';
-import { foundNote, lineToFixExcerpt, lineToFixHow, requestExcerpt } from './found-note';
+import { foundNote, initiatorNote, lineToFixExcerpt, requestExcerpt, unplacedNote } from './found-note';
 import { rootCauseSection } from './root-cause';
-import { lineToFix } from '../diagnosis/line-to-fix';
+import { lineToFix, unplacedAt } from '../diagnosis/line-to-fix';
+import { browserDefaultPlace } from '../model/default-place';
 import { rankRootCause, type RootCause } from '../diagnosis/rank';
 import { sightingBy } from '../run/sightings';
 import { sightingsNote } from './sightings-note';
@@ -272,9 +273,10 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
   let listed = 0;
   for (const [index, run] of runs.slice(0, UNEXPECTED_LISTED).entries()) {
     const event = run.event;
-    const frame = firstUserFrame(event.frames);
+    const unplaced = unplacedAt(event, report.events);
+    const frame = browserDefaultPlace(event) ? undefined : firstUserFrame(event.frames);
     const found = frame ? '' : foundNote(event) || initiatorNote(event, report.events);
-    const where = frame ? ` at ${code(frameWhere(frame))}` : event.frames?.length ? ` (no frame of the stack is in your code${found ? `; ${found}` : ''})` : found ? ` (${found})` : '';
+    const where = frame ? ` at ${code(frameWhere(frame))}` : unplaced ? ` (${unplacedNote(unplaced, { plain: false })})` : event.frames?.length ? ` (no frame of the stack is in your code${found ? `; ${found}` : ''})` : found ? ` (${found})` : '';
     const note = repeatNote(run);
     const component = event.component ? ` · ${componentNote(event.component)}` : '';
     const logger = loggedBy(event);
@@ -306,11 +308,6 @@ function unexpectedSection(report: Attempt, h: string, room: number, written: Wr
   return lines;
 }
 
-/** `the app's call that made the request behind it: `src/App.tsx:30``, for an error a failed request caused; or ''. */
-function initiatorNote(event: DaebugEvent, events: readonly DaebugEvent[]): string {
-  const toFix = lineToFix(event, events);
-  return toFix?.found?.by === 'initiator' ? `${lineToFixHow(event, toFix.found, { plain: false })}: ${code(`${toFix.file}:${toFix.line}:${toFix.column}`)}` : '';
-}
 
 /**
  * What strict mode makes of the unexpected errors: errors the baseline knows never fail a test, so a passing test's

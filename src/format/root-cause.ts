@@ -1,13 +1,15 @@
 import { headline } from '../model/headline';
 import { reactBoundaryLogAfter } from '../diagnosis/explains';
 import { rankRootCause, type RootCause } from '../diagnosis/rank';
+import { unplacedAt } from '../diagnosis/line-to-fix';
+import { browserDefaultPlace } from '../model/default-place';
 import { formatClock } from '../model/classify';
 import { failedLoadOf, failedLoadText, isPlacedLoad } from '../model/failed-load';
 import { locationText } from '../model/position-text';
 import type { Attempt, DaebugEvent, Job } from '../model/schema';
 import { causalLinksOf, causedByNote, explainsNote } from './causal-links';
 import { componentPlace } from './component-note';
-import { foundAdvice, foundNote } from './found-note';
+import { foundAdvice, foundNote, initiatorNote, unplacedNote } from './found-note';
 import { loggedWhere } from './logged-where';
 import { eventInfo } from './event-block';
 import { code, fence } from './fence';
@@ -168,11 +170,12 @@ export function rootCauseSection(report: Attempt, h: string, cause = rankRootCau
   const event = cause.event;
   // An Error rethrown with a `cause`, or a Promise.any's AggregateError, may have no frame of its own in the app:
   // the line to fix is then where its cause or first member was thrown.
-  const own = firstUserFrame(event.frames);
+  const own = browserDefaultPlace(event) ? undefined : firstUserFrame(event.frames);
   const part = own ? undefined : [...(event.cause ?? []), ...(event.aggregate ?? [])].find((p) => firstUserFrame(p.frames));
   const frame = own ?? firstUserFrame(part?.frames);
-  // Stacks that were never mapped (no frames as data) still have the browser's own location.
-  const location = event.frames?.length ? undefined : locationText(event.location);
+  // Stacks that were never mapped (no frames as data) still have the browser's own location, unless it is only the
+  // browser's default place (the first line of the realm's script), which is no line to fix.
+  const location = event.frames?.length || browserDefaultPlace(event) ? undefined : locationText(event.location);
   const where = frame ? frameWhere(frame) : location;
   const lines = ['', `${h}# Root cause`, '', `The ${code(event.source)} in ${code(event.realm)} at ${event.ts}, ${entryName(event, numbers)}:`, ''];
   if (where) {
@@ -184,9 +187,11 @@ export function rootCauseSection(report: Attempt, h: string, cause = rankRootCau
     const via = part ? ` (where its ${event.cause?.includes(part) ? 'cause' : 'member'}${name} was thrown)` : '';
     lines.push(`- Where: ${code(where)}${via}${loggedAt}`);
   } else {
-    const top = event.frames?.[0];
-    const found = foundNote(event);
-    lines.push(`- Where: no frame of its stack is in your code${found ? `; ${found}` : ''}${top ? `; it surfaced in ${code(frameWhere(top))}` : ''}`);
+    const unplaced = unplacedAt(event, report.events);
+    const top = unplaced ? undefined : event.frames?.[0];
+    const found = foundNote(event) || initiatorNote(event, report.events);
+    const none = unplaced ? unplacedNote(unplaced, { plain: false }) : 'no frame of its stack is in your code';
+    lines.push(`- Where: ${none}${found ? `; ${found}` : ''}${top ? `; it surfaced in ${code(frameWhere(top))}` : ''}`);
   }
   const component = componentLine(event, report.events);
   if (component) lines.push(component);

@@ -2,12 +2,13 @@
  * The failure message of a strict test (and the annotation of a test that is not strict): the unexpected errors one
  * line each, where each is, and the report. Pure; src/fixture/finish.ts throws it.
  */
-import { lineToFix } from '../diagnosis/line-to-fix';
+import { lineToFix, unplacedAt } from '../diagnosis/line-to-fix';
+import { browserDefaultPlace } from '../model/default-place';
 import { headline } from '../model/headline';
 import { locationText } from '../model/position-text';
 import type { DaebugEvent, StaleAllowList } from '../model/schema';
 import { firstLine } from '../text/first-line';
-import { foundHow, foundPlaces, lineToFixHow } from './found-note';
+import { foundHow, foundPlaces, lineToFixHow, unplacedNote } from './found-note';
 import { firstUserFrame, frameWhere } from './frames';
 
 const LISTED = 20;
@@ -19,7 +20,10 @@ const LISTED = 20;
  * that names no function, a word says what the position is.
  */
 export function failurePlace(event: DaebugEvent, events: readonly DaebugEvent[] = []): string | undefined {
-  const frame = firstUserFrame(event.frames);
+  // The browser's default place is no frame and no place: said as such (the line to fix found by evidence comes first).
+  const unplaced = unplacedAt(event, events);
+  if (unplaced) return unplacedNote(unplaced);
+  const frame = browserDefaultPlace(event) ? undefined : firstUserFrame(event.frames);
   if (frame) return `${frameWhere(frame)}${(frame.original?.functionName ?? frame.functionName) ? '' : ' (your code)'}`;
   const caller = event.network?.initiator?.original;
   if (caller) return `${caller.source}:${caller.line}:${caller.column} (the request's caller)`;
@@ -39,15 +43,21 @@ export function failurePlace(event: DaebugEvent, events: readonly DaebugEvent[] 
   return location && `${location} (where the browser reported it)`;
 }
 
-/** One line per unexpected error: kind, realm, message, top stack frame. */
-export function describeUnexpected(events: readonly DaebugEvent[]): string[] {
+/**
+ * One line per unexpected error: kind, realm, message, the line to fix and its code. `all`: the attempt's events,
+ * which the events' causal links index (an error a failed request caused is placed at the app's call that made it).
+ */
+export function describeUnexpected(events: readonly DaebugEvent[], all: readonly DaebugEvent[] = []): string[] {
   const lines: string[] = [];
   events.slice(0, LISTED).forEach((event, i) => {
     lines.push(`  ${i + 1}. [${event.source}] in ${event.realm}: ${firstLine(headline(event.message), { max: 300 })}`);
-    const place = failurePlace(event);
+    const place = failurePlace(event, all);
     // Not "at …": Playwright would read such lines as the failure's own stack frames.
     if (place) lines.push(`       ↳ ${place}`);
-    if (event.snippet) lines.push(...event.snippet.split('\n').map((l) => `       ${l}`));
+    // The code of the line to fix: its frame's, or that of the app's call that made the request behind the error.
+    const toFix = lineToFix(event, all);
+    const snippet = toFix?.found?.by === 'initiator' ? toFix.snippet : browserDefaultPlace(event) ? undefined : event.snippet;
+    if (snippet) lines.push(...snippet.split('\n').map((l) => `       ${l}`));
     if (event.hint) lines.push(...event.hint.split('\n').map((l) => `       ${l}`));
   });
   if (events.length > LISTED) lines.push(`  … and ${events.length - LISTED} more`);
@@ -67,12 +77,12 @@ export function notAFrame(line: string): string {
 }
 
 /** The failure message of a strict test with unexpected errors. */
-export function strictFailure(events: readonly DaebugEvent[], reportFile: string, stale?: StaleAllowList, baseline?: { known: number; file: string }): string {
+export function strictFailure(events: readonly DaebugEvent[], reportFile: string, stale?: StaleAllowList, baseline?: { known: number; file: string }, all: readonly DaebugEvent[] = events): string {
   const count = events.length;
   const aside = baseline ? `; ${baseline.known} known ${baseline.known === 1 ? 'error' : 'errors'} in the baseline ${baseline.file} left aside` : '';
   return [
     `daebug: ${count} ${baseline ? 'new ' : ''}unexpected ${count === 1 ? 'error' : 'errors'} in the browser (daebugStrict${aside}):`,
-    ...describeUnexpected(events),
+    ...describeUnexpected(events, all),
     `Report: ${reportFile}`,
     // Worded for an error that is the app's intended behaviour: an agent told to go green must not read it as a way out.
     "If one of these errors is the app's intended behaviour in this test (not a bug), declare it with daebug.expectError(pattern) or daebugIgnore; the JSON report gives each error's exact pattern (ignorePattern).",

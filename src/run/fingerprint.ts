@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { isUnexpectedKind, UNCAUGHT_SOURCES } from '../model/classify';
 import type { DaebugEvent, Frame } from '../model/schema';
+import { browserDefaultPlace } from '../model/default-place';
 import { firstUnmappedBuildFrame, firstUserFrame } from '../stack/first-user-frame';
+import { isUserSource } from '../stack/user-code';
 import { hasContentHash, normalizeMessage, normalizeSource, normalizeUrl } from './normalize';
 
 /** Where a group of errors comes from: the app's code, another origin's scripts only, or the browser itself. */
@@ -101,9 +103,19 @@ export function fingerprintOf(event: Fingerprintable): string {
   if (event.network) {
     parts.push(event.network.method, normalizeUrl(event.network.url), String(event.network.status ?? event.network.errorText ?? ''));
   } else {
-    parts.push(fingerprintWhere(event.frames));
+    parts.push(fingerprintWhere(event.frames?.length ? event.frames : defaultPlaceFrame(event)));
   }
   return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 12);
+}
+
+/**
+ * The frame enrichment made of an error's browser-given place before daebug knew the browser's default place
+ * (line 1 of the realm's main script) is no line to fix: enrichment now leaves it out of `frames`, and the
+ * fingerprint puts it back, so that a baseline written before still knows the error.
+ */
+function defaultPlaceFrame(event: Fingerprintable): Frame[] | undefined {
+  const at = browserDefaultPlace(event);
+  return at ? [{ url: at.url, line: at.line, column: at.column, userCode: isUserSource(at.url) }] : undefined;
 }
 
 /**

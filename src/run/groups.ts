@@ -5,6 +5,7 @@
  * and both get the same groups.
  */
 import type { ErrorGroup, FixedGroup } from '../model/error-group';
+import { browserDefaultPlace } from '../model/default-place';
 import { isPlaceUrl, locationText, positionText } from '../model/position-text';
 import type { DaebugEvent, Frame } from '../model/schema';
 import { firstUserFrame } from '../stack/first-user-frame';
@@ -56,7 +57,9 @@ export function testKeyOf(test: { project: string; file: string; titlePath: read
  * The first user frame's original `file:line` and function, else the first frame's, as one short string. A URL's
  * query and fragment are left out: they hold a run's data (`?port=44503`), and `…?port=44503:5` reads as a port.
  */
-export function whereOf(event: Pick<DaebugEvent, 'frames' | 'location' | 'network'>): string | undefined {
+export function whereOf(event: Pick<DaebugEvent, 'frames' | 'location' | 'network'> & Partial<Pick<DaebugEvent, 'source' | 'message' | 'stack'>>): string | undefined {
+  // The browser's default place (the first line of the realm's script, for an error without a stack) is no place.
+  if (browserDefaultPlace({ source: '', message: '', ...event })) return undefined;
   const located = event.frames?.filter((f) => f.original || isPlaceUrl(f.url));
   const frame: Frame | undefined = firstUserFrame(located) ?? located?.[0];
   if (frame) {

@@ -7,6 +7,8 @@ import type { ErrorPart, EventComponent, Frame, NetworkFailure } from '../model/
 import { codeFrame } from './code-frame';
 import { firstUserFrame } from './first-user-frame';
 import { isDocumentStart, isDocumentUrl } from '../text/document-start';
+import { browserDefaultPlace } from '../model/default-place';
+import { isServiceWorkerRealm, realmContext } from '../model/realm-name';
 import { enclosingComponent } from './enclosing-component';
 import { locateEvaluated } from './eval-position';
 import { pageFetcher, type PageAccess } from './fetch';
@@ -58,6 +60,8 @@ interface Target {
   network?: NetworkFailure | undefined;
   /** Failed requests (network events) in the same realm shortly before this error, oldest first. */
   failedRequests?: NetworkFailure[] | undefined;
+  /** Failed fetches of the service workers of the same browser context in those moments (a page's error only). */
+  serviceWorkerFailures?: NetworkFailure[] | undefined;
 }
 
 /** How long before an error a failed request may still explain it (a fetch, then parsing its body). */
@@ -178,7 +182,7 @@ async function explainTarget(target: Target, run: Run): Promise<void> {
   if (caller && initiator && snippet) initiator.snippet = snippet;
   if (!target.explain) return;
   if (snippet) target.holder.snippet = snippet;
-  const input = { source: target.source, message: target.message, where: first ? where(first.frame) : undefined, failedRequests: target.failedRequests, network: target.network };
+  const input = { source: target.source, message: target.message, where: first ? where(first.frame) : undefined, failedRequests: target.failedRequests, serviceWorkerFailures: target.serviceWorkerFailures, network: target.network };
   const hint = hintFor(input);
   if (hint) target.holder.hint = hint;
   if (target.unexpected && 'ignorePattern' in target.holder) {
@@ -202,10 +206,14 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
     const initiatorFrame: ParsedFrame[] = initiator?.url && initiator.line !== undefined ? [{ url: initiator.url, line: initiator.line, column: initiator.column ?? 0 }] : [];
     if (!hasStack && !explain && !initiatorFrame.length && !(event.network && event.callFrames)) continue;
     let frames: ParsedFrame[] = event.callFrames ? event.callFrames.slice(0, maxFrames) : event.stack ? parseStack(event.stack, event.message, maxFrames) : [];
-    if (!frames.length && event.location?.url) frames = [{ url: event.location.url, line: event.location.line, column: event.location.column }];
+    // An error without a stack is where the browser placed it, unless that place is only the browser's default.
+    if (!frames.length && event.location?.url && !browserDefaultPlace(event)) frames = [{ url: event.location.url, line: event.location.line, column: event.location.column }];
     if (!frames.length) frames = initiatorFrame;
     const target: Target = { holder: event, source: event.source, message: event.message, frames, inNode: frames.map(isNodeFrame), explain, unexpected, network: event.network };
-    if (explain && failedRequests.length) target.failedRequests = failedBefore(event, failedRequests);
+    if (explain && failedRequests.length) {
+      target.failedRequests = failedBefore(event, failedRequests);
+      if (!isServiceWorkerRealm(event.realm)) target.serviceWorkerFailures = failedBefore(event, failedRequests, (r) => isServiceWorkerRealm(r.realm) && realmContext(r.realm) === realmContext(event.realm));
+    }
     targets.push(target);
     // Causes and inner errors get their frames mapped; the code frame and hint stay with the event itself.
     for (const part of [...(event.cause ?? []), ...(event.aggregate ?? [])]) {
@@ -222,10 +230,10 @@ function collectTargets(recorder: Recorder, maxFrames: number): Target[] {
   return targets;
 }
 
-/** The failed requests of the event's realm in the moments before it, oldest first. */
-function failedBefore(event: StoredEvent, requests: readonly StoredEvent[]): NetworkFailure[] {
+/** The failed requests of the event's realm (or of the realms `of` says) in the moments before it, oldest first. */
+function failedBefore(event: StoredEvent, requests: readonly StoredEvent[], of = (r: StoredEvent) => r.realm === event.realm): NetworkFailure[] {
   return requests
-    .filter((r) => r.realm === event.realm && r.timeMs <= event.timeMs + 50 && r.timeMs >= event.timeMs - RESPONSE_EXPLAINS_MS)
+    .filter((r) => of(r) && r.timeMs <= event.timeMs + 50 && r.timeMs >= event.timeMs - RESPONSE_EXPLAINS_MS)
     .sort((a, b) => a.timeMs - b.timeMs || a.seq - b.seq)
     .map((r) => r.network!);
 }

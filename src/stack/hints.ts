@@ -11,6 +11,11 @@ export interface HintInput {
   failedRequests?: readonly NetworkFailure[] | undefined;
   /** The event is this failed request (source `network`). */
   network?: NetworkFailure | undefined;
+  /**
+   * Failed fetches of the service workers of the page's browser context in those moments: a request of the page that
+   * one of them fetched itself and could not answer failed because that fetch did.
+   */
+  serviceWorkerFailures?: readonly NetworkFailure[] | undefined;
 }
 
 interface Rule {
@@ -21,6 +26,8 @@ interface Rule {
   ignore?: string;
   /** The ignore pattern read from this error's own message, when the rule knows a better one than `ignore`. */
   ignoreOf?: (message: string) => string | undefined;
+  /** Its checks say where to look when the browser gave no stack: the general word about such rejections is left out. */
+  placesItself?: boolean;
 }
 
 const RULES: Rule[] = [
@@ -45,9 +52,24 @@ const RULES: Rule[] = [
     ],
   },
   {
+    // Chromium's rejection of a service worker's respondWith() given no Response; it has no stack.
+    test: /Failed to convert value to 'Response'/,
+    placesItself: true,
+    checks: (_m, _where, input) => {
+      const request = input.failedRequests?.filter((f) => f.status === undefined).pop();
+      const after = request ? `, here after ${request.method} ${request.url}${requestedIn(request)} failed (${request.errorText ?? 'no response'})` : '';
+      return [
+        `A service worker's \`event.respondWith(…)\` got something that is not a Response (\`undefined\` from a cache lookup that found nothing, a fallback that resolved to nothing)${after}: the page's request then fails with a network error.`,
+        'Make the fetch handler resolve to a Response on every path: the cached copy when there is one, else `Response.error()` or an offline page.',
+      ];
+    },
+  },
+  {
     test: /Failed to fetch|NetworkError when attempting to fetch resource|Load failed|net::ERR_[A-Z_]+/,
     checks: (_m, _where, input) => {
       const request = input.failedRequests?.filter((f) => f.status === undefined).pop();
+      const worker = request && input.serviceWorkerFailures?.filter((f) => f.method === request.method && f.url === request.url).pop();
+      if (request && worker) return serviceWorkerChecks(request, worker);
       if (OFFLINE.test(input.message) || (request?.errorText !== undefined && OFFLINE.test(request.errorText))) return offlineChecks(request);
       return [
         request
@@ -138,6 +160,7 @@ function explain(input: HintInput): { checks: string[]; ignore: string | undefin
   const where = input.where ? ` in ${input.where}` : '';
   const checks: string[] = [];
   let ignore: string | undefined;
+  let placed = false;
   if (input.network) {
     checks.push(...networkChecks(input.network, where));
     ignore = urlEntry(input.network.url);
@@ -147,11 +170,12 @@ function explain(input: HintInput): { checks: string[]; ignore: string | undefin
     if (!match) continue;
     checks.push(...rule.checks(match, where, input));
     ignore = rule.ignoreOf?.(message) ?? rule.ignore;
+    placed = rule.placesItself === true;
     break;
   }
   if (input.source === 'unhandledrejection') {
     const general = REJECTION.slice(0, checks.length ? 1 : 2);
-    if (!input.where) checks.push(NO_USER_FRAME);
+    if (!input.where && !placed) checks.push(NO_USER_FRAME);
     checks.push(...general);
   }
   return { checks, ignore };
@@ -185,6 +209,19 @@ function offlineChecks(request: NetworkFailure | undefined, where = ''): string[
   return [
     `${what} failed because the browser was offline (\`net::ERR_INTERNET_DISCONNECTED\`): did the test take the context offline (\`context.setOffline(true)\`), or was the machine's network down? No request left the browser, so it is not CORS or the server.`,
     "If the test goes offline on purpose, the app's offline handling is what failed: should it catch this (a fallback, a message, a service worker's cache) instead of letting it surface?",
+  ];
+}
+
+/**
+ * A page's request that its service worker failed: the worker fetched it itself, that fetch failed, and its fetch
+ * handler had no Response to give instead (Chromium then fails the page's request with `net::ERR_FAILED`).
+ */
+function serviceWorkerChecks(request: NetworkFailure, worker: NetworkFailure): string[] {
+  const at = worker.initiator?.original;
+  const own = `${worker.errorText ?? (worker.status !== undefined ? String(worker.status) : 'failed')}${at ? `, requested in ${at.source}:${at.line}:${at.column}` : ''}`;
+  return [
+    `${request.method} ${request.url}${requestedIn(request)} was failed by the page's service worker (${request.errorText ?? 'no response'}): its own fetch of it failed (${own}) and its fetch handler gave no Response instead. Not CORS, not the page's code: look at the service worker's failed request.`,
+    ...(worker.errorText !== undefined && OFFLINE.test(worker.errorText) ? [offlineChecks(worker)[1]!] : []),
   ];
 }
 

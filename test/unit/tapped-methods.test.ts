@@ -26,7 +26,7 @@ function sources(dir: string): string[] {
 describe('the methods the tap lets through', () => {
   it('hold every event capture compares a method with', () => {
     const read = new Set<string>();
-    const compared = /(?:case|===)\s*'((?:Runtime|Network|Page|Log|Audits|Target|Inspector|Debugger|ServiceWorker)\.[A-Za-z]+)'/g;
+    const compared = /(?:case|===|!==)\s*'((?:Runtime|Network|Page|Log|Audits|Target|Inspector|Debugger|ServiceWorker)\.[A-Za-z]+)'/g;
     for (const file of sources(CAPTURE)) {
       for (const match of fs.readFileSync(file, 'utf8').matchAll(compared)) read.add(match[1]!);
     }

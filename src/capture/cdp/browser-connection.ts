@@ -2,6 +2,7 @@ import type { Browser, CDPSession } from '@playwright/test';
 import { internalCall } from './internal-call';
 import { tapPlaywright, type PlaywrightTap, type TapMessage } from './playwright-tap';
 import { OwnSessionTarget } from './own-session-target';
+import { ServiceWorkerWatch, type ServiceWorkerVersion } from './service-worker-watch';
 import { TAPPED_METHODS, TappedTarget } from './tapped-target';
 import type { Target, TargetInfo, TargetListener, TargetType } from './target';
 
@@ -34,6 +35,8 @@ export class BrowserConnection implements TargetListener {
   private readonly tapped = new Map<string, TappedTarget>();
   /** With a tap: the pages and service workers that existed before it, which daebug attaches to itself. */
   private readonly before = new Set<string>();
+  /** Which service worker that ended crashed, rather than being stopped. */
+  private readonly serviceWorkers = new ServiceWorkerWatch();
 
   private constructor(
     private readonly session: CDPSession,
@@ -103,6 +106,7 @@ export class BrowserConnection implements TargetListener {
   /** Ignores a browser context from now on (its test ended; Playwright closes it next). */
   retire(browserContextId: string): void {
     this.retired.add(browserContextId);
+    this.serviceWorkers.forget(browserContextId);
   }
 
   private isRetired(target: Target): boolean {
@@ -225,11 +229,32 @@ export class BrowserConnection implements TargetListener {
   }
 
   onEvent(target: Target, method: string, params: any): void {
+    target.noteLife(method);
+    if (method.startsWith('ServiceWorker.')) return this.onServiceWorkerEvent(target, method, params);
     if (!this.isRetired(target)) this.listener?.onEvent(target, method, params);
   }
 
+  /** The ServiceWorker domain of a page that watches its context's workers: a worker that crashed is said so. */
+  private onServiceWorkerEvent(page: Target, method: string, params: { versions?: ServiceWorkerVersion[] }): void {
+    if (method !== 'ServiceWorker.workerVersionUpdated' || !Array.isArray(params?.versions)) return;
+    for (const targetId of this.serviceWorkers.onVersions(page, params.versions)) {
+      const worker = this.targets.get(targetId);
+      if (worker && !this.isRetired(worker)) this.listener?.onWorkerCrashed?.(worker);
+    }
+  }
+
   onAttached(target: Target): void {
+    // A context with service workers gets a page that reports how they end (src/capture/cdp/service-worker-watch.ts).
+    const contextId = target.root.browserContextId;
+    if (!this.isRetired(target) && (target.type === 'service_worker' || (target.type === 'page' && !target.parent && this.hasServiceWorker(contextId)))) {
+      this.serviceWorkers.watch(contextId, [...this.targets.values()], (page) => this.batch(() => page.send('ServiceWorker.enable')));
+    }
     if (!this.isRetired(target)) this.listener?.onAttached(target);
+  }
+
+  private hasServiceWorker(contextId: string | undefined): boolean {
+    for (const target of this.targets.values()) if (target.type === 'service_worker' && !target.closed && target.browserContextId === contextId) return true;
+    return false;
   }
 
   onDetached(target: Target): void {

@@ -18,7 +18,9 @@ export const TAPPED_METHODS: ReadonlySet<string> = new Set([
   'Network.loadingFinished',
   'Audits.issueAdded',
   'Inspector.targetCrashed',
+  'Inspector.targetReloadedAfterCrash',
   'Target.targetCrashed',
+  'ServiceWorker.workerVersionUpdated',
 ]);
 
 /**

@@ -19,6 +19,8 @@ export interface TargetListener {
   wantsNetwork?(): boolean;
   /** Runs `fn` so that the commands it sends share one internal Playwright call. */
   batch?<T>(fn: () => Promise<T>): Promise<T>;
+  /** A service worker crashed: its process died while it ran (src/capture/cdp/service-worker-watch.ts). */
+  onWorkerCrashed?(target: Target): void;
 }
 
 let nextKey = 0;
@@ -41,6 +43,13 @@ export abstract class Target {
   abstract readonly tapped: boolean;
   /** The main frame's context in Playwright's utility world, an isolated world: page code cannot replace its timers. */
   utilityContextId: number | undefined;
+  /**
+   * A worker Chromium stopped: its context closed, it idled, a new version replaced it, or its process died. It
+   * answers nothing until it starts again (a service worker does on its next event), so nothing waits for it.
+   */
+  stopped = false;
+  /** Commands in flight (`request`), failed when the target stops or closes before answering. */
+  private readonly unanswered = new Set<(error: Error) => void>();
 
   constructor(
     readonly type: TargetType,
@@ -68,6 +77,40 @@ export abstract class Target {
   /** Reads the target's Network events from now on, or stops (a target that outlived the test that attached it). */
   abstract setNetwork(on: boolean): void;
 
+  /**
+   * A command whose answer daebug waits for (a round trip, a value read): it fails at once while the target is
+   * stopped, and when the target stops or closes before answering. A stopped worker keeps its session but answers
+   * nothing, and a wait for it would hold the test's end, and the close of its context, for good.
+   */
+  request(method: string, params?: object): Promise<any> {
+    if (this.stopped) return Promise.reject(new Error(`${this.type} stopped`));
+    return new Promise((resolve, reject) => {
+      this.unanswered.add(reject);
+      this.send(method, params)
+        .then(resolve, reject)
+        .finally(() => this.unanswered.delete(reject));
+    });
+  }
+
+  /**
+   * What the target's own session says of its life. A worker's `Inspector.targetCrashed` is Chromium ending its
+   * thread (WorkerDestroyed), which happens when it is stopped as well as when it crashed: either way it stops (for a
+   * service worker, whether it crashed is the ServiceWorker domain's to say). `Inspector.targetReloadedAfterCrash`,
+   * or a new execution context, says it runs again.
+   */
+  noteLife(method: string): void {
+    if (!this.isWorker) return;
+    if (method === 'Inspector.targetCrashed') {
+      this.stopped = true;
+      this.failUnanswered(`${this.type} stopped`);
+    } else if (method === 'Inspector.targetReloadedAfterCrash' || method === 'Runtime.executionContextCreated') this.stopped = false;
+  }
+
+  private failUnanswered(why: string): void {
+    for (const reject of this.unanswered) reject(new Error(why));
+    this.unanswered.clear();
+  }
+
   /** Async parents in this target's stack traces from now on (0 turns them off). */
   setAsyncStackDepth(maxDepth: number): Promise<unknown> {
     return this.send('Runtime.setAsyncCallStackDepth', { maxDepth });
@@ -81,7 +124,7 @@ export abstract class Target {
    * it. Without `Performance.enable` the answer is an empty list; a worker has no Performance domain and evaluates.
    */
   roundTrip(): Promise<unknown> {
-    const command = this.isWorker ? this.send('Runtime.evaluate', { expression: '0', silent: true, returnByValue: true }) : this.send('Performance.getMetrics');
+    const command = this.isWorker ? this.request('Runtime.evaluate', { expression: '0', silent: true, returnByValue: true }) : this.request('Performance.getMetrics');
     return command.catch(() => undefined);
   }
 
@@ -96,7 +139,7 @@ export abstract class Target {
     const context = this.utilityContextId === undefined ? {} : { contextId: this.utilityContextId };
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), withinMs)));
-    const turn = this.send('Runtime.evaluate', { expression: TIMER_TURN, awaitPromise: true, returnByValue: true, silent: true, ...context }).then(
+    const turn = this.request('Runtime.evaluate', { expression: TIMER_TURN, awaitPromise: true, returnByValue: true, silent: true, ...context }).then(
       (response: { exceptionDetails?: unknown } | undefined) => !response?.exceptionDetails,
       () => false,
     );
@@ -114,6 +157,7 @@ export abstract class Target {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.failUnanswered(`${this.type} target closed`);
     for (const child of this.children.values()) child.close();
     this.onClose();
     this.listener.onDetached(this);

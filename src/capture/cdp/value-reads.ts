@@ -142,7 +142,8 @@ export class ValueReads {
       }
     }
     if (kept.length) this.pending.set(target, kept);
-    if (target.closed) {
+    // A stopped worker has let go of its objects and answers nothing.
+    if (target.closed || target.stopped) {
       for (const read of reads) read.event.preview = true;
       return Promise.resolve();
     }
@@ -180,7 +181,7 @@ export class ValueReads {
    * On Playwright's own session (tapped) the objects are Playwright's console handles too: they stay.
    */
   private release(target: Target, reads: readonly ValueRead[]): void {
-    if (this.contextsClosing || target.tapped) return;
+    if (this.contextsClosing || target.tapped || target.stopped) return;
     for (const read of reads) for (const value of read.values) if ('objectId' in value) void target.send('Runtime.releaseObject', { objectId: value.objectId }).catch(() => undefined);
   }
 
@@ -189,7 +190,7 @@ export class ValueReads {
     const args = [{ value: this.limits() }, { value: layout }, ...reads.flatMap((read) => read.values)];
     this.unanswered += reads.length;
     return target
-      .send('Runtime.callFunctionOn', { ...reads[0]!.on, functionDeclaration: READ_FN, arguments: args, returnByValue: true, silent: true })
+      .request('Runtime.callFunctionOn', { ...reads[0]!.on, functionDeclaration: READ_FN, arguments: args, returnByValue: true, silent: true })
       .then((response: { result?: { value?: unknown } }) => {
         const values = response?.result?.value;
         if (!Array.isArray(values)) throw new Error('no values');
