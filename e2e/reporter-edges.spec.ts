@@ -202,3 +202,21 @@ test('ran', async ({ page }) => {
   const ran = Object.values(result.reports).find((r: any) => r.test.title === 'ran') as any;
   expect(ran.diagnostics).toEqual([]);
 });
+
+test('--list: the reporter accepts what Playwright gives it in list mode, lists the tests and writes no report', async () => {
+  const result = await runInlineTest(
+    {
+      'listed.spec.ts': `
+import { test } from 'daebug';
+test('one', async ({ page }) => { await page.goto('/index.html'); });
+test('two', async () => {});
+`,
+    },
+    { args: ['--list'] },
+  );
+  // Playwright 1.65 adds onlyFailures: false to every reporter's options in list mode; daebug refused it as unknown.
+  expect(result.output).not.toContain('DAEBUG_OPTIONS_INVALID');
+  expect(result.exitCode, result.output).toBe(0);
+  expect(result.output).toMatch(/Total: 2 tests in 1 file/);
+  expect(Object.keys(result.reports)).toEqual([]);
+});

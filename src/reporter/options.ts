@@ -74,13 +74,18 @@ export interface ResolvedHistoryOptions {
   runs: number;
 }
 
+function isPlaywrightKey(key: string, input: Record<string, unknown>): boolean {
+  return key === 'configDir' || key.startsWith('_') || (key === 'onlyFailures' && input['_mode'] === 'list');
+}
+
 export function resolveReporterOptions(raw: unknown, configDir: string): ResolvedReporterOptions {
   const input = (raw ?? {}) as Record<string, unknown>;
   if (typeof input !== 'object' || Array.isArray(input)) {
     throw new DaebugOptionsError(`Invalid daebug/reporter options: expected an object, got ${JSON.stringify(raw)}. Accepted: { ${KNOWN.join(', ')} }.`);
   }
-  // Playwright adds its own keys (configDir and underscored internals) to every reporter's options.
-  const own = Object.fromEntries(Object.entries(input).filter(([key]) => key !== 'configDir' && !key.startsWith('_')));
+  // Playwright adds its own keys to every reporter's options: configDir and underscored internals, and in
+  // `--list` mode (1.65+) `onlyFailures: false`, meant for its built-in reporters.
+  const own = Object.fromEntries(Object.entries(input).filter(([key]) => !isPlaywrightKey(key, input)));
   for (const key of Object.keys(own)) {
     if (!KNOWN.includes(key)) {
       throw new DaebugOptionsError(`Unknown daebug/reporter option "${key}". Accepted: ${KNOWN.join(', ')}.`, {

@@ -14,6 +14,13 @@ describe('reporter options (src/reporter/options.ts)', () => {
     assert.equal(zodLoaded(), false);
   });
 
+  it("accepts what Playwright adds to every reporter's options, `--list`'s onlyFailures included (Playwright 1.65)", () => {
+    const listed = { outputDir: 'out', configDir: '/cfg', _mode: 'list', _commandHash: 'abc', onlyFailures: false };
+    assert.equal(resolveReporterOptions(listed, '/x').outputDir, path.resolve('/cfg', 'out'));
+    // Outside list mode it is the user's key, and daebug has no such option.
+    assert.throws(() => resolveReporterOptions({ onlyFailures: true, _mode: 'test' }, '/x'), /Unknown daebug\/reporter option "onlyFailures"/);
+  });
+
   it("refuses what the schema refuses, and names the option: the quick checks' edges", () => {
     const bad: Array<[Record<string, unknown>, RegExp]> = [
       [{ outputDir: '' }, /outputDir/],
