@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { test, expect } from '@playwright/test';
+import { runInlineTest } from './helpers/run-playwright';
+
+/**
+ * Issue 36: a worker loads daebug from one bundle (dist/bundle/index.js) with V8's compiled code cached on disk
+ * (src/bundle-loader.ts): the first process compiles and writes the cache when it exits, later workers use it; a cache
+ * V8 rejects is compiled past and replaced; DAEBUG_COMPILE_CACHE=0 writes none. Each test of the spec says how the
+ * worker loaded daebug, and captures as ever.
+ */
+const SPEC = `
+import path from 'node:path';
+import { test, expect } from 'daebug';
+test('loads', async ({ page, daebug }) => {
+  await page.goto('/index.html');
+  await page.evaluate(() => console.error('captured from the bundle'));
+  await expect.poll(() => daebug.events().filter((e) => e.message === 'captured from the bundle').length).toBe(1);
+  const dist = path.join(path.dirname(require.resolve('daebug/package.json')), 'dist');
+  const loader = require(path.join(dist, 'bundle-loader.js'));
+  console.log('LOADED ' + loader.bundleLoad(path.join(dist, 'bundle', 'index.js')));
+});
+`;
+
+test('the worker loads the bundle, writes its compiled code once, and uses it from then on', async () => {
+  const first = await runInlineTest({ 'cache.spec.ts': SPEC }, { env: { DAEBUG_COMPILE_CACHE_DIR: 'compile-cache' } });
+  expect(first.exitCode, first.output).toBe(0);
+  expect(first.output).toContain('LOADED bundle\n');
+  const cacheDir = path.join(first.dir, 'compile-cache');
+  const files = fs.readdirSync(cacheDir);
+  expect(files).toEqual([expect.stringMatching(/^index-[0-9a-f]{16}\.bin$/)]);
+  const cacheFile = path.join(cacheDir, files[0]!);
+  const written = fs.readFileSync(cacheFile);
+  expect(written.length).toBeGreaterThan(10_000);
+  // The report is the same whichever way daebug was loaded.
+  const report = Object.values(first.reports)[0];
+  expect(report.events.map((e: { message: string }) => e.message)).toContain('captured from the bundle');
+
+  const second = await runInlineTest({}, { dir: first.dir, env: { DAEBUG_COMPILE_CACHE_DIR: 'compile-cache' } });
+  expect(second.exitCode, second.output).toBe(0);
+  expect(second.output).toContain('LOADED bundle+cache\n');
+  // The cache a worker used is kept as it was: the runner, which exits last, does not write over it.
+  expect(fs.readFileSync(cacheFile).equals(written)).toBe(true);
+
+  // A cache V8 cannot use (another V8, a torn file) is compiled past and replaced by the process that compiled.
+  fs.writeFileSync(cacheFile, 'not V8 code');
+  const torn = await runInlineTest({}, { dir: first.dir, env: { DAEBUG_COMPILE_CACHE_DIR: 'compile-cache' } });
+  expect(torn.exitCode, torn.output).toBe(0);
+  expect(torn.output).toContain('LOADED bundle\n');
+  expect(fs.readFileSync(cacheFile).length).toBeGreaterThan(10_000);
+  expect(fs.readdirSync(cacheDir)).toEqual(files);
+});
+
+test('DAEBUG_COMPILE_CACHE=0: the bundle is compiled and nothing is written', async () => {
+  const run = await runInlineTest({ 'cache.spec.ts': SPEC }, { env: { DAEBUG_COMPILE_CACHE_DIR: 'compile-cache', DAEBUG_COMPILE_CACHE: '0' } });
+  expect(run.exitCode, run.output).toBe(0);
+  expect(run.output).toContain('LOADED bundle\n');
+  expect(fs.existsSync(path.join(run.dir, 'compile-cache'))).toBe(false);
+});
