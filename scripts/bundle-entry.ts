@@ -33,6 +33,9 @@ async function main(): Promise<void> {
   const text = fs.readFileSync(out, 'utf8');
   const relative = text.match(/require\("\.{1,2}\/[^"]*"\)/);
   if (relative) throw new Error(`dist/bundle/index.js requires a file of dist: ${relative[0]}`);
+  // src/bundle-loader.ts runs the bundle as a vm.Script, which has no loader for a dynamic import().
+  const dynamic = text.match(/[^\w.$]import\(/);
+  if (dynamic) throw new Error('dist/bundle/index.js has a dynamic import(), which a vm.Script cannot run');
 }
 
 main().catch((error: unknown) => {
