@@ -6,6 +6,7 @@
 import type { DaebugEvent } from '../model/schema';
 import { fingerprintOf, isFingerprinted, originOf, pageOriginsOf } from './fingerprint';
 import { findSightings, sightingBy } from './sightings';
+import { withVersionedNamesAsHashes } from '../model/file-name';
 
 export interface MarkedCounts {
   /** Unexpected errors whose fingerprint is in the baseline. */
@@ -48,6 +49,11 @@ export function markEvents(lists: readonly (readonly DaebugEvent[])[], baseline?
   for (const event of all) {
     if (!isFingerprinted(event)) continue;
     event.fingerprint = fingerprintOf(event);
+    if (baseline && !baseline.has(event.fingerprint)) {
+      // A baseline written before versioned file names were kept whole knows the error by its fingerprint then.
+      const before = withVersionedNamesAsHashes(() => fingerprintOf(event));
+      if (baseline.has(before)) event.fingerprint = before;
+    }
     if (event.preview && previewOf && !baseline?.has(event.fingerprint)) event.fingerprint = previewOf(event) ?? event.fingerprint;
   }
   // The first list is the test's events in time order (jobs' and steps' lists share its events).

@@ -3,6 +3,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isContentHash, readsAsName } from '../../src/model/content-hash';
 import { isPerRunFolder, normalizeFileName, normalizeSource, normalizeUrl, pathInsideApp } from '../../src/run/normalize';
+import { withVersionedNamesAsHashes } from '../../src/model/file-name';
+import { fingerprintOf } from '../../src/run/fingerprint';
+import { markEvents } from '../../src/run/mark-events';
+import type { DaebugEvent } from '../../src/model/schema';
 
 describe('normalizeFileName', () => {
   it('names a file that is only a hash <hash>, whatever the bundler and whatever `-` or `_` the hash holds', () => {
@@ -47,6 +51,17 @@ describe('normalizeFileName', () => {
       ['a.b.c-0a1b2c3d4e.js', 'a.b.c.js'],
     ];
     for (const [name, expected] of cases) assert.equal(normalizeFileName(name), expected, name);
+  });
+
+  it("keeps a library's versioned name, whose name and major could pass for a hash, and still drops a hash after it", () => {
+    // 'jquery-3' is 8 base64url characters and 'jq' reads as no English: it became '<hash>.7.1.min.js', and any
+    // library named so ('zepto-1', 'vuex-4') shared that one name.
+    for (const name of ['jquery-3.7.1.min.js', 'jquery-3.6.0.js', 'lodash-4.17.21.js', 'react-dom-18.2.0.production.min.js', 'vuex-4.1.0.js', 'zepto-1.2.0.min.js']) {
+      assert.equal(normalizeFileName(name), name, name);
+    }
+    assert.notEqual(normalizeFileName('jquery-3.7.1.min.js'), normalizeFileName('zepto-1.7.1.min.js'));
+    assert.equal(normalizeFileName('app-1.2.3-Dy10eZpM.js'), 'app-1.2.3.js');
+    assert.equal(normalizeFileName('pCQTeX9T.js'), '<hash>.js');
   });
 
   it('keeps names a developer wrote', () => {
@@ -106,5 +121,32 @@ describe('pathInsideApp', () => {
   it('tells a folder named at random from one a developer named', () => {
     for (const folder of ['rr-vite-5-template-4m0q2ctb5b8', 'tmp-12345', 'vitest-aB3xYz', 'playwright-artifacts-Xk29aQ', 'build-0a1b2c3d']) assert.equal(isPerRunFolder(folder), true, folder);
     for (const folder of ['my-project', 'react19', 'node-v20', 'playwright-1.57.0', 'fixtures', 'Template', 'e2e', 'UserCard2', 'src', 'app', 'v1', 'facade']) assert.equal(isPerRunFolder(folder), false, folder);
+  });
+});
+
+describe('a baseline written when versioned names were read as hashes', () => {
+  const failed = (url: string): DaebugEvent => ({
+    type: 'console', source: 'network', level: 'error', realm: 'page', ts: '10:00:00', time: '2026-11-27T10:00:00.000Z',
+    message: `GET ${url} → 404 Not Found`, expected: false, unexpected: true,
+    network: { method: 'GET', url, resourceType: 'script', status: 404, statusText: 'Not Found' },
+  });
+
+  it('still knows the error: the event takes the fingerprint the baseline holds', () => {
+    const url = 'http://127.0.0.1:4517/static/jquery-3.7.1.min.js';
+    const before = withVersionedNamesAsHashes(() => fingerprintOf(failed(url)));
+    assert.notEqual(fingerprintOf(failed(url)), before, 'the name is kept whole now, so the fingerprint moved');
+    const event = failed(url);
+    const { known } = markEvents([[event]], new Set([before]));
+    assert.equal(event.known, true);
+    assert.equal(event.fingerprint, before);
+    assert.equal(known, 1);
+  });
+
+  it('and a baseline written since knows it by its own fingerprint', () => {
+    const event = failed('http://127.0.0.1:4517/static/jquery-3.7.1.min.js');
+    const now = fingerprintOf(failed('http://127.0.0.1:4517/static/jquery-3.7.1.min.js'));
+    markEvents([[event]], new Set([now]));
+    assert.equal(event.known, true);
+    assert.equal(event.fingerprint, now);
   });
 });
