@@ -78,6 +78,24 @@ test('open svg', async ({ page }) => {
 `;
 const TESTS = 6 * REALM_REPEATS;
 
+/**
+ * `BENCH_REALM_SHAPE=one-worker`: the same tests, each defined REALM_REPEATS times in one file and run without
+ * `--repeat-each`, so that one worker runs them all, as a long suite's worker runs hundreds. What a worker pays once
+ * (its start, loading daebug) then weighs five times less than with `--repeat-each`, which starts a worker per repeat.
+ */
+const ONE_WORKER = process.env['BENCH_REALM_SHAPE'] === 'one-worker';
+
+/** The run's arguments: SVGOMG's `--repeat-each`, or none for the one-worker shape. */
+export function realmArgs(): string[] {
+  return ONE_WORKER ? [] : [`--repeat-each=${REALM_REPEATS}`];
+}
+
+function specText(): string {
+  if (!ONE_WORKER) return SPEC;
+  const [head, body] = SPEC.split("test.describe.configure({ mode: 'parallel' });");
+  return `${head}test.describe.configure({ mode: 'parallel' });\nfor (let round = 0; round < ${REALM_REPEATS}; round++) test.describe(\`round \${round}\`, () => {${body}});\n`;
+}
+
 /** The app's bundle: minified, as SVGOMG ships it, with linked source maps. Rebuilt each run (a no-op in cost). */
 export async function buildRealmsApp(): Promise<void> {
   await build({
@@ -93,14 +111,15 @@ export async function buildRealmsApp(): Promise<void> {
   });
 }
 
-function project(name: string, importFrom: string, reporters: string, use: Record<string, unknown>): string {
+function writeRealmProject(name: string, importFrom: string, reporters: string, use: Record<string, unknown>): string {
   return writeProject(name, {
     'playwright.config.ts': suiteConfig(reporters, use).replace('retries: 0,', 'retries: 2,'),
-    'tests/optimizer.spec.ts': `import fs from 'node:fs';\nimport { test, expect } from '${importFrom}';\n${SPEC}`,
+    'tests/optimizer.spec.ts': `import fs from 'node:fs';\nimport { test, expect } from '${importFrom}';\n${specText()}`,
   });
 }
 
 export function realmProjects(): BenchProject[] {
+  const project = (name: string, importFrom: string, reporters: string, use: Record<string, unknown>) => writeRealmProject(ONE_WORKER ? name.replace('realms-', 'realms-one-worker-') : name, importFrom, reporters, use);
   return [
     { name: 'baseline', dir: project('realms-baseline', '@playwright/test', `[['dot']]`, {}) },
     { name: 'daebug', dir: project('realms-daebug', 'daebug', `[['dot'], ['daebug/reporter']]`, {}), target: 1.02 },
@@ -126,7 +145,7 @@ export function checkRealmReports(dir: string): void {
 export async function multiRealm(): Promise<Row[]> {
   await buildRealmsApp();
   const projects = realmProjects();
-  const args = [`--repeat-each=${REALM_REPEATS}`];
+  const args = realmArgs();
   for (const { dir, env } of projects) await runPlaywright(dir, ['--repeat-each=1'], env);
   const run = await alternatingRounds('multi-realm', projects, ROUNDS, undefined, args);
   checkRealmReports(projects[1]!.dir);

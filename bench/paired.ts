@@ -1,5 +1,5 @@
 import { cpuSource, fmt, loadAverage, log, median, quick, runPlaywright, type Row, type RunResult } from './lib';
-import { buildRealmsApp, checkRealmReports, realmProjects, REALM_REPEATS } from './multi-realm';
+import { buildRealmsApp, checkRealmReports, realmArgs, realmProjects } from './multi-realm';
 import { checkRealReports, realProjects } from './real-suite';
 import { CONTROL, type BenchProject } from './rounds';
 import { checkSuiteReports, suiteProjects } from './suite-overhead';
@@ -21,7 +21,7 @@ export async function paired(): Promise<Row[]> {
   if (which === 'realms') await buildRealmsApp();
   const projects = which === 'real' ? realProjects() : which === 'realms' ? realmProjects() : suiteProjects();
   const [base, ...others] = projects as [BenchProject, ...BenchProject[]];
-  const args = which === 'realms' ? ['--workers=1', `--repeat-each=${REALM_REPEATS}`] : ['--workers=1'];
+  const args = which === 'realms' ? ['--workers=1', ...realmArgs()] : ['--workers=1'];
   const run = (project: BenchProject) => runPlaywright(project.dir, args, project.env, { split: true });
   // One run each first: compiles the specs into Playwright's cache and warms the disk.
   for (const project of projects) {

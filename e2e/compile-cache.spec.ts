@@ -57,3 +57,32 @@ test('DAEBUG_COMPILE_CACHE=0: the bundle is compiled and nothing is written', as
   expect(run.output).toContain('LOADED bundle\n');
   expect(fs.existsSync(path.join(run.dir, 'compile-cache'))).toBe(false);
 });
+
+test('a new bundle keeps the three newest caches of older ones and removes the rest, and stale temporary files', async () => {
+  const dir = await runInlineTest({ 'cache.spec.ts': SPEC }, { env: { DAEBUG_COMPILE_CACHE: '0' } });
+  expect(dir.exitCode, dir.output).toBe(0);
+  const cacheDir = path.join(dir.dir, 'compile-cache');
+  fs.mkdirSync(cacheDir);
+  // Five caches of earlier bundles, a day apart, and a temporary file a killed process left two hours ago.
+  const older = [1, 2, 3, 4, 5].map((days) => {
+    const name = `index-${String(days).repeat(16)}.bin`;
+    const file = path.join(cacheDir, name);
+    fs.writeFileSync(file, 'old');
+    const when = new Date(Date.now() - days * 24 * 3600 * 1000);
+    fs.utimesSync(file, when, when);
+    return name;
+  });
+  const temporary = path.join(cacheDir, `index-${'a'.repeat(16)}.bin.999999.tmp`);
+  fs.writeFileSync(temporary, 'torn');
+  fs.utimesSync(temporary, new Date(Date.now() - 2 * 3600 * 1000), new Date(Date.now() - 2 * 3600 * 1000));
+  const notOurs = path.join(cacheDir, 'other-tool.bin');
+  fs.writeFileSync(notOurs, 'x');
+
+  const run = await runInlineTest({}, { dir: dir.dir, env: { DAEBUG_COMPILE_CACHE_DIR: 'compile-cache' } });
+  expect(run.exitCode, run.output).toBe(0);
+  expect(run.output).toContain('LOADED bundle\n');
+  const left = fs.readdirSync(cacheDir).sort();
+  const written = left.filter((name) => !older.includes(name) && name !== 'other-tool.bin');
+  expect(written).toEqual([expect.stringMatching(/^index-[0-9a-f]{16}\.bin$/)]);
+  expect(left).toEqual([...older.slice(0, 3), 'other-tool.bin', written[0]].sort());
+});

@@ -106,8 +106,34 @@ function writeCache(file: string, script: vm.Script, replace: boolean): void {
     const temporary = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(temporary, script.createCachedData());
     fs.renameSync(temporary, file);
+    pruneOlder(file);
   } catch (error) {
     // A read-only or full folder: the next process compiles again, nothing else changes.
     if (process.env['DAEBUG_DEBUG']) console.error('[daebug] compile cache', file, error);
   }
 }
+
+/** Caches of the bundle kept beside the newest: another Node on the same project (a CI matrix), a downgrade. */
+const KEPT_CACHES = 3;
+
+/**
+ * Each new bundle (an upgrade, a rebuild) writes a file of its own: the oldest go, so that the folder does not grow
+ * with every version. By modification time, newest first.
+ */
+function pruneOlder(file: string): void {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file).replace(/-[0-9a-f]{16}\.bin$/, '')}-`;
+  const caches = fs
+    .readdirSync(dir)
+    .filter((name) => name.startsWith(prefix) && /-[0-9a-f]{16}\.bin$/.test(name) && path.join(dir, name) !== file)
+    .map((name) => ({ name, ms: fs.statSync(path.join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.ms - a.ms);
+  for (const { name } of caches.slice(KEPT_CACHES)) fs.rmSync(path.join(dir, name), { force: true });
+  // A process killed between its write and its rename left its temporary file.
+  for (const name of fs.readdirSync(dir)) {
+    const stale = name.startsWith(prefix) && name.endsWith('.tmp') && Date.now() - fs.statSync(path.join(dir, name)).mtimeMs > STALE_TEMPORARY_MS;
+    if (stale) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
+const STALE_TEMPORARY_MS = 60 * 60 * 1000;
