@@ -1,7 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { runInlineTest } from './helpers/run-playwright';
+
+const repoRoot = path.resolve(__dirname, '..');
 
 /**
  * Issue 36: a worker loads daebug from one bundle (dist/bundle/index.js) with V8's compiled code cached on disk
@@ -85,4 +88,32 @@ test('a new bundle keeps the three newest caches of older ones and removes the r
   const written = left.filter((name) => !older.includes(name) && name !== 'other-tool.bin');
   expect(written).toEqual([expect.stringMatching(/^index-[0-9a-f]{16}\.bin$/)]);
   expect(left).toEqual([...older.slice(0, 3), 'other-tool.bin', written[0]].sort());
+});
+
+test("two copies of the package sharing one cache folder each name their own file in stacks", async () => {
+  // V8 keeps the file name it compiled in its cached code: a second copy of the same bundle (another checkout, a
+  // project sharing DAEBUG_COMPILE_CACHE_DIR or the temporary folder) that used the first one's cache had stack
+  // frames naming the first copy's file, which daebug then took for the user's code.
+  fs.mkdirSync(path.join(repoRoot, '.e2e-tmp'), { recursive: true });
+  const root = fs.mkdtempSync(path.join(repoRoot, '.e2e-tmp', 'copies-'));
+  const cacheDir = path.join(root, 'cache');
+  const stackOf = (copy: string) => {
+    const dist = path.join(root, copy, 'dist');
+    fs.cpSync(path.join(repoRoot, 'dist'), dist, { recursive: true });
+    fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(root, copy, 'package.json'));
+    // A bundled function that throws: its frame names the bundle's file.
+    const script = `const d = require(${JSON.stringify(path.join(dist, 'entry.js'))}); try { d.reportSlug(undefined); } catch (error) { console.log(error.stack); }`;
+    const run = spawnSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8', env: { ...process.env, DAEBUG_COMPILE_CACHE_DIR: cacheDir } });
+    expect(run.status, run.stderr).toBe(0);
+    return run.stdout;
+  };
+  try {
+    expect(stackOf('a')).toContain(path.join(root, 'a', 'dist', 'bundle', 'index.js'));
+    expect(fs.readdirSync(cacheDir)).toHaveLength(1);
+    const second = stackOf('b');
+    expect(second).toContain(path.join(root, 'b', 'dist', 'bundle', 'index.js'));
+    expect(second).not.toContain(path.join(root, 'a', 'dist'));
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 });

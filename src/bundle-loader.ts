@@ -66,12 +66,14 @@ function runBundle<T>(file: string, source: string): T {
   return module.exports;
 }
 
-/** The cache's file for this bundle's text, Node and platform; undefined when the cache is off or has no safe place. */
+/** The cache's file for this bundle's text and path, Node and platform; undefined when off or with no safe place. */
 function cacheFileFor(file: string, source: string): string | undefined {
   if (process.env['DAEBUG_COMPILE_CACHE'] === '0') return undefined;
   const dir = cacheDir();
   if (!dir) return undefined;
-  const key = crypto.createHash('sha1').update(source).update(process.version).update(process.arch).digest('hex').slice(0, 16);
+  // The bundle's own path too: V8 keeps the file name it compiled in its cached code, and stack frames of a copy
+  // elsewhere (another checkout, another project sharing the folder) named the first copy's file.
+  const key = crypto.createHash('sha1').update(source).update(file).update(process.version).update(process.arch).digest('hex').slice(0, 16);
   return path.join(dir, `${path.basename(file, '.js')}-${key}.bin`);
 }
 
