@@ -106,6 +106,21 @@ test('settle while the page runs a long task', async ({ page, daebug }) => {
   server.close();
 });
 
+test('settle while a worker runs a long task', async ({ page, daebug }) => {
+  await page.goto('/targets/settle.html');
+  // The worker tells the page (which runs on another thread) when its long task has begun.
+  const begun = page.evaluate(() => new Promise<void>((resolve) => {
+    const source = "console.log('worker before the long task'); postMessage('begun'); const end = Date.now() + 8000; while (Date.now() < end); console.log('worker after the long task');";
+    const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+    (window as any).longWorker = worker;
+    worker.onmessage = () => resolve();
+  }));
+  await begun;
+  const settleStarted = Date.now();
+  await daebug.settle();
+  observe('worker-long-task', { settleMs: Date.now() - settleStarted, events: brief(daebug.events()) });
+});
+
 const THROWING_BUTTON = '<button id="b" onclick="console.log(\\'clicked\\', { n: 1 }); setTimeout(() => { throw new Error(\\'thrown after the click\\'); }, 0)">b</button>';
 
 for (let run = 0; run < ${CLICK_RUNS}; run++) {
@@ -195,7 +210,7 @@ function expectHeadAndNewest(messages: string[], prefix: string, count: number, 
 
 test('every burst scenario ran to its end', () => {
   expect(run.signal, 'the inline run ended by itself').toBeNull();
-  expect([...run.byTitle.keys()], run.output.slice(-4000)).toHaveLength(7 + SETTLE_RUNS + 2 * CLICK_RUNS);
+  expect([...run.byTitle.keys()], run.output.slice(-4000)).toHaveLength(8 + SETTLE_RUNS + 2 * CLICK_RUNS);
   for (const [title, r] of run.byTitle) expect.soft(r.json.test.status, `${title}\n${run.output.slice(-4000)}`).toBe('passed');
 });
 
@@ -303,6 +318,18 @@ test('7. settle does not wait for JavaScript the page is running: what the page 
   expect(seen.settleMs, 'settle took').toBeLessThan(4000);
   const r = reported(run, 'settle while the page runs a long task').json;
   expect((r.events as Brief[]).map((e) => e.message), 'the report holds what the page said before the test ended').toContain('before the long task');
+  expect(r.test.status).toBe('passed');
+});
+
+test('7. settle does not wait for JavaScript a worker is running: what the worker said before is kept, the rest of its long task is not waited for', () => {
+  const seen = observed('worker-long-task');
+  const said = (seen.events as Brief[]).filter((e) => e.source === 'console.log').map((e) => e.message);
+  expect(said, 'daebug.events() right after settle').toContain('worker before the long task');
+  expect(said, 'settle returned inside the worker\'s 8 s task').not.toContain('worker after the long task');
+  // A round trip that waited for the worker's task (Runtime.evaluate) would take settle's own 5 s timeout.
+  expect(seen.settleMs, 'settle took').toBeLessThan(4000);
+  const r = reported(run, 'settle while a worker runs a long task').json;
+  expect((r.events as Brief[]).map((e) => e.message), 'the report holds what the worker said before the test ended').toContain('worker before the long task');
   expect(r.test.status).toBe('passed');
 });
 

@@ -118,13 +118,18 @@ export abstract class Target {
 
   /**
    * One round trip on the target's own thread: its answer comes after every event the target emitted before the
-   * command ran there. A page or frame answers `Performance.getMetrics`, which Chromium dispatches from the renderer's
-   * IO thread as an interrupt: it runs inside JavaScript that is running (Playwright's injected script describing the
-   * handle a `waitForSelector()` returned), not after it, so a test that ends while the page computes is not held for
-   * it. Without `Performance.enable` the answer is an empty list; a worker has no Performance domain and evaluates.
+   * command ran there. Neither command waits for the JavaScript the target is running, so a test that ends while a
+   * realm computes is not held for it, and its context closes on that work as it does without daebug:
+   * - a page or frame answers `Performance.getMetrics`, which Chromium dispatches from the renderer's IO thread as an
+   *   interrupt: it runs inside JavaScript that is running (Playwright's injected script describing the handle a
+   *   `waitForSelector()` returned), not after it. Without `Performance.enable` the answer is an empty list.
+   * - a worker or service worker has no Performance domain. It answers `Runtime.getIsolateId` between two steps of
+   *   the script it is running (a worker's inspector commands run as interrupts; `Runtime.evaluate` is the one that
+   *   waits for the task to end), after the events it emitted so far: a worker still compiling its bundle or busy
+   *   in a loop when the test ended used to be waited for (issue 36; e2e/capture-bursts.spec.ts checks both).
    */
   roundTrip(): Promise<unknown> {
-    const command = this.isWorker ? this.request('Runtime.evaluate', { expression: '0', silent: true, returnByValue: true }) : this.request('Performance.getMetrics');
+    const command = this.isWorker ? this.request('Runtime.getIsolateId') : this.request('Performance.getMetrics');
     return command.catch(() => undefined);
   }
 
