@@ -12,8 +12,12 @@ export function resourceTypeName(cdpType: string | undefined): string {
   return (cdpType ?? 'other').toLowerCase();
 }
 
+const FAVICON_ANYWHERE = /favicon/i;
+
 /** The browser's own favicon fetch and any `/favicon.ico`: a site without one is not a failure worth a line. */
 export function isFavicon(url: string): boolean {
+  // Every request a test's pages make is asked this: most are told apart without parsing their URL.
+  if (!FAVICON_ANYWHERE.test(url)) return false;
   try {
     return /\/favicon\.ico$/i.test(new URL(url).pathname);
   } catch {

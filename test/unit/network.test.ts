@@ -23,6 +23,9 @@ describe('network: CDP events to failures', () => {
     assert.equal(pendingFrom(willBeSent('http://h/favicon.ico', 'Fetch')), undefined);
     assert.equal(isFavicon('http://h/favicon.ico?v=2'), true);
     assert.equal(isFavicon('http://h/favicon.ico.js'), false);
+    assert.equal(isFavicon('http://h/static/FAVICON.ICO#x'), true);
+    assert.equal(isFavicon('http://h/app.js'), false);
+    assert.equal(isFavicon('http://h/app.js?icon=favicon.ico'), false);
   });
 
   it('keeps only method, URL, type, initiator and the clock offset of a request', () => {
