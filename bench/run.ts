@@ -6,17 +6,19 @@ import { networkCost } from './network-cost';
 import { realSuite } from './real-suite';
 import { paired } from './paired';
 import { multiRealm } from './multi-realm';
+import { workerWarmup } from './worker-warmup';
 
 /**
  * `npm run bench`: every benchmark measures daebug and its baseline in the same run, alternating,
  * and prints medians and ratios. Numbers never fail the run; only a benchmark that cannot run does.
- * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,real,realms,steps,paired,flood,reporter,event,network,async,history picks benchmarks.
+ * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,real,realms,steps,warmup,paired,flood,reporter,event,network,async,history picks benchmarks.
  */
 const BENCHES: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   suite: { title: '1. suite overhead', run: suiteOverhead },
   real: { title: '1b. real-suite shape (shop app)', run: realSuite },
   realms: { title: '1d. multi-realm app (issue 36: page, frame, service worker, two workers)', run: multiRealm },
   steps: { title: '1e. one realm, step by step (issue 36)', run: () => runChild('realm-steps.ts') },
+  warmup: { title: '1f. a worker warm and cold, per test (issue 36)', run: workerWarmup },
   paired: { title: '1c. paired runs (BENCH_PAIRED_SUITE=real|suite)', run: paired },
   flood: { title: '2. console flood', run: consoleFlood },
   reporter: { title: '3. reporter throughput', run: () => runChild('reporter-throughput.ts') },
@@ -34,7 +36,7 @@ async function main(): Promise<void> {
   log(`machine: ${info.cpus} × ${info.cpuModel}, ${info.memory}, ${info.node}, ${info.chromium}, Playwright ${info.playwright}, ${info.date}`);
   fs.mkdirSync(tmpRoot, { recursive: true });
   linkPackage();
-  const stopServer = names.some((n) => n === 'suite' || n === 'real' || n === 'realms' || n === 'steps' || n === 'paired' || n === 'flood' || n === 'network') ? await startServer() : () => undefined;
+  const stopServer = names.some((n) => n === 'suite' || n === 'real' || n === 'realms' || n === 'steps' || n === 'warmup' || n === 'paired' || n === 'flood' || n === 'network') ? await startServer() : () => undefined;
   const rows: Row[] = [];
   const started = performance.now();
   try {
