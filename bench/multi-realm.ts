@@ -16,9 +16,10 @@ export const REALM_REPEATS = quick ? 1 : Number(process.env['BENCH_REPEATS'] ?? 
 const ROUNDS = quick ? 1 : Number(process.env['BENCH_ROUNDS'] ?? 5);
 const APP = path.join(repoRoot, 'fixtures', 'bench', 'realms');
 
-const SPEC = `
-test.describe.configure({ mode: 'parallel' });
+const PARALLEL = "test.describe.configure({ mode: 'parallel' });";
 
+/** SVGOMG's six tests (without the file's imports and its describe.configure line). */
+const TESTS_TEXT = `
 test.beforeEach(async ({ page }) => {
   await page.goto('/bench/realms/index.html');
   // The service worker took the page (SVGOMG's offline shell) before the test goes on.
@@ -91,9 +92,8 @@ export function realmArgs(): string[] {
 }
 
 function specText(): string {
-  if (!ONE_WORKER) return SPEC;
-  const [head, body] = SPEC.split("test.describe.configure({ mode: 'parallel' });");
-  return `${head}test.describe.configure({ mode: 'parallel' });\nfor (let round = 0; round < ${REALM_REPEATS}; round++) test.describe(\`round \${round}\`, () => {${body}});\n`;
+  if (!ONE_WORKER) return `\n${PARALLEL}\n${TESTS_TEXT}`;
+  return `\n${PARALLEL}\nfor (let round = 0; round < ${REALM_REPEATS}; round++) test.describe(\`round \${round}\`, () => {${TESTS_TEXT}});\n`;
 }
 
 /** The app's bundle: minified, as SVGOMG ships it, with linked source maps. Rebuilt each run (a no-op in cost). */
