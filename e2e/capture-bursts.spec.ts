@@ -309,28 +309,29 @@ test(`7. settle is a barrier in the page (${SETTLE_RUNS} runs): all 25 timer err
   }
 });
 
-test('7. settle does not wait for JavaScript the page is running: what the page said before is kept, the rest of its long task is not waited for', () => {
-  const seen = observed('long-task');
+/**
+ * Asserts that `settle()` came back inside a realm's 8 s long task (the scenario `inline` of the inline run, its
+ * observation `name`): what the realm said before the task's end is in `events()` and in the report, what it says
+ * after is not. Waiting for the task would take settle's own 5 s timeout: the barrier's round trip interrupts it (a
+ * page's `Performance.getMetrics`, a worker's `Runtime.getIsolateId`; a worker's `Runtime.evaluate` waited).
+ */
+function expectSettleInsideLongTask(name: string, inline: string, before: string, after: string, realm: string): void {
+  const seen = observed(name);
   const said = (seen.events as Brief[]).filter((e) => e.source === 'console.log').map((e) => e.message);
-  expect(said, 'daebug.events() right after settle').toContain('before the long task');
-  expect(said, 'settle returned inside the 8 s task').not.toContain('after the long task');
-  // Waiting for the task would take the 5 s of settle's own timeout: the barrier interrupts the task instead.
+  expect(said, 'daebug.events() right after settle').toContain(before);
+  expect(said, `settle returned inside the ${realm}'s 8 s task`).not.toContain(after);
   expect(seen.settleMs, 'settle took').toBeLessThan(4000);
-  const r = reported(run, 'settle while the page runs a long task').json;
-  expect((r.events as Brief[]).map((e) => e.message), 'the report holds what the page said before the test ended').toContain('before the long task');
+  const r = reported(run, inline).json;
+  expect((r.events as Brief[]).map((e) => e.message), `the report holds what the ${realm} said before the test ended`).toContain(before);
   expect(r.test.status).toBe('passed');
+}
+
+test('7. settle does not wait for JavaScript the page is running: what the page said before is kept, the rest of its long task is not waited for', () => {
+  expectSettleInsideLongTask('long-task', 'settle while the page runs a long task', 'before the long task', 'after the long task', 'page');
 });
 
 test('7. settle does not wait for JavaScript a worker is running: what the worker said before is kept, the rest of its long task is not waited for', () => {
-  const seen = observed('worker-long-task');
-  const said = (seen.events as Brief[]).filter((e) => e.source === 'console.log').map((e) => e.message);
-  expect(said, 'daebug.events() right after settle').toContain('worker before the long task');
-  expect(said, 'settle returned inside the worker\'s 8 s task').not.toContain('worker after the long task');
-  // A round trip that waited for the worker's task (Runtime.evaluate) would take settle's own 5 s timeout.
-  expect(seen.settleMs, 'settle took').toBeLessThan(4000);
-  const r = reported(run, 'settle while a worker runs a long task').json;
-  expect((r.events as Brief[]).map((e) => e.message), 'the report holds what the worker said before the test ended').toContain('worker before the long task');
-  expect(r.test.status).toBe('passed');
+  expectSettleInsideLongTask('worker-long-task', 'settle while a worker runs a long task', 'worker before the long task', 'worker after the long task', 'worker');
 });
 
 test(`7. an error a click's 0 ms timer throws is in the report of a test that ends right after the click (${CLICK_RUNS} runs)`, () => {
