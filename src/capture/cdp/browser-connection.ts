@@ -1,4 +1,5 @@
 import type { Browser, CDPSession } from '@playwright/test';
+import { debugLog } from '../../errors';
 import { internalCall } from './internal-call';
 import { tapPlaywright, type PlaywrightTap, type TapMessage } from './playwright-tap';
 import { OwnSessionTarget } from './own-session-target';
@@ -18,9 +19,15 @@ const SYNC_MS = 2000;
 const connections = new WeakMap<Browser, Promise<BrowserConnection>>();
 
 /**
- * daebug's one browser-level CDP session per Chromium, for the whole Playwright worker. It discovers every page
- * (popups too), service worker and shared worker of every context, attaches to each on a session of its own, and
- * routes what they say to the test that is running. Between tests, what targets say is not kept.
+ * daebug's connection to one Chromium, for the whole Playwright worker. It knows every page (popups too), frame,
+ * worker, service worker and shared worker of every context, and routes what they say to the test that is running.
+ * Between tests, what targets say is not kept.
+ *
+ * With the tap (PlaywrightTap), targets are read on Playwright's own sessions, and daebug's own browser-level session
+ * is opened only for what Playwright does not hold: a shared worker, or a page that existed before the tap. Most
+ * workers never open it: it cost each of them a Playwright API call, a discovery round trip and about ten discovery
+ * events per test through Playwright's client (issue 36). Without the tap, that session discovers and attaches to
+ * everything.
  */
 export class BrowserConnection implements TargetListener {
   private readonly targets = new Map<string, Target>();
@@ -38,8 +45,12 @@ export class BrowserConnection implements TargetListener {
   /** Which service worker that ended crashed, rather than being stopped. */
   private readonly serviceWorkers = new ServiceWorkerWatch();
 
+  /** daebug's own browser-level session, once opened (`ownSession`). */
+  private session: CDPSession | undefined;
+  private opening: Promise<CDPSession> | undefined;
+
   private constructor(
-    private readonly session: CDPSession,
+    private readonly browser: Browser,
     private readonly tap: PlaywrightTap | undefined,
   ) {}
 
@@ -55,36 +66,52 @@ export class BrowserConnection implements TargetListener {
   }
 
   private static async open(browser: Browser): Promise<BrowserConnection> {
-    const session = await internalCall(browser, () => browser.newBrowserCDPSession());
     const tap = await tapPlaywright(browser);
-    const connection = new BrowserConnection(session, tap);
+    const connection = new BrowserConnection(browser, tap);
     if (tap) {
       // Listening first: a target Playwright attaches from now on is the tap's, one that existed already is daebug's.
       tap.listen((message) => connection.onTapMessage(message));
-      const { targetInfos } = (await connection.send('Target.getTargets', { filter: DISCOVERY_FILTER })) as { targetInfos: TargetInfo[] };
+      const { targetInfos } = (await tap.send('', 'Target.getTargets', { filter: DISCOVERY_FILTER })) as { targetInfos: TargetInfo[] };
       for (const info of targetInfos) if (!connection.targets.has(info.targetId)) connection.before.add(info.targetId);
+      if (connection.before.size === 0) return connection;
     }
-    session.on('Target.targetCreated', ({ targetInfo }) => void connection.batch(() => connection.attach(targetInfo)));
-    session.on('Target.targetInfoChanged', ({ targetInfo }) => {
-      const target = connection.targets.get(targetInfo.targetId);
-      if (target) target.url = targetInfo.url;
-    });
-    session.on('Target.targetCrashed', ({ targetId }) => {
-      const target = connection.targets.get(targetId);
-      if (target) connection.onEvent(target, 'Target.targetCrashed', {});
-    });
-    // Messages can come before the attach's answer was handled: the target's id routes them then.
-    session.on('Target.receivedMessageFromTarget', ({ sessionId, message, targetId }) => (connection.bySession.get(sessionId) ?? connection.ownTarget(targetId))?.receive(message));
-    session.on('Target.detachedFromTarget', ({ sessionId }) => connection.detached(sessionId));
-    await connection.send('Target.setDiscoverTargets', { discover: true, filter: DISCOVERY_FILTER });
+    await connection.ownSession();
     // Pages the browser had before daebug came (a persistent context's first page) are listened to before the test
     // goes on: a navigation made before Page.enable would not be heard.
     await connection.sync();
     return connection;
   }
 
-  private send(method: string, params?: object): Promise<any> {
-    return internalCall(this.session, () => this.session.send(method as never, params as never));
+  /**
+   * daebug's own browser-level session, opened once: it discovers pages, service workers and shared workers, and
+   * attaches to those that are daebug's to read (all of them without the tap; with it, those Playwright does not hold).
+   * Discovery announces the targets that exist when it starts too.
+   */
+  private ownSession(): Promise<CDPSession> {
+    this.opening ??= (async () => {
+      const session = await internalCall(this.browser, () => this.browser.newBrowserCDPSession());
+      this.session = session;
+      session.on('Target.targetCreated', ({ targetInfo }) => void this.batch(() => this.attach(targetInfo)));
+      session.on('Target.targetInfoChanged', ({ targetInfo }) => {
+        const target = this.targets.get(targetInfo.targetId);
+        if (target) target.url = targetInfo.url;
+      });
+      session.on('Target.targetCrashed', ({ targetId }) => {
+        const target = this.targets.get(targetId);
+        if (target) this.onEvent(target, 'Target.targetCrashed', {});
+      });
+      // Messages can come before the attach's answer was handled: the target's id routes them then.
+      session.on('Target.receivedMessageFromTarget', ({ sessionId, message, targetId }) => (this.bySession.get(sessionId) ?? this.ownTarget(targetId))?.receive(message));
+      session.on('Target.detachedFromTarget', ({ sessionId }) => this.detached(sessionId));
+      await this.send('Target.setDiscoverTargets', { discover: true, filter: DISCOVERY_FILTER });
+      return session;
+    })();
+    return this.opening;
+  }
+
+  private async send(method: string, params?: object): Promise<any> {
+    const session = this.session ?? (await this.ownSession());
+    return internalCall(session, () => session.send(method as never, params as never));
   }
 
   /**
@@ -94,7 +121,7 @@ export class BrowserConnection implements TargetListener {
    */
   batch<T>(fn: () => Promise<T>): Promise<T> {
     // Commands to tapped targets go out on Playwright's server side, with no API call to share.
-    if (this.tap && this.liveTargets().every((target) => target.tapped)) return fn();
+    if (!this.session || (this.tap && this.liveTargets().every((target) => target.tapped))) return fn();
     return internalCall(this.session, fn);
   }
 
@@ -148,6 +175,9 @@ export class BrowserConnection implements TargetListener {
 
   /** Resolves once every target the browser has now is attached and listened to. */
   async sync(): Promise<void> {
+    // With the tap and no session of daebug's own, every target is Playwright's, known the moment it attached.
+    if (!this.opening) return;
+    await this.opening;
     const { targetInfos } = (await this.send('Target.getTargets', { filter: DISCOVERY_FILTER })) as { targetInfos: TargetInfo[] };
     await this.batch(async () => {
       for (const info of targetInfos) void this.attach(info);
@@ -202,6 +232,8 @@ export class BrowserConnection implements TargetListener {
     const { sessionId, targetInfo } = params;
     const parent = parentSessionId ? this.tapped.get(parentSessionId) : undefined;
     // Top-level targets come from Playwright's browser session (no session id); children from a tapped target's.
+    // A shared worker Playwright attached to and lets go of at once: daebug's own session reads it.
+    if (!parentSessionId && targetInfo.type === 'shared_worker') return void this.ownSession().catch((error: unknown) => debugLog(`no session of daebug's own for a shared worker: ${String(error)}`));
     if (parentSessionId ? !parent || !TAPPED_CHILD_TYPES.has(targetInfo.type) : !TAPPED_TOP_TYPES.has(targetInfo.type) || !targetInfo.browserContextId) return;
     if (this.targets.has(targetInfo.targetId) || this.before.has(targetInfo.targetId)) return;
     const direct = (method: string, commandParams?: object) => this.tap!.send(sessionId, method, commandParams);
