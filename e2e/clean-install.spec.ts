@@ -53,17 +53,20 @@ test('npm pack builds dist/ from a checkout, and installing the tarball runs no 
     const installed = path.join(app, 'node_modules', 'daebug');
     const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
     expect(Object.keys(manifest.scripts ?? {}).filter((name) => INSTALL_TIME_SCRIPTS.includes(name))).toEqual([]);
-    for (const file of ['entry.js', 'bundle/index.js', 'index.js', 'index.mjs', 'index.d.ts', 'reporter/index.js', 'report.schema.json']) expect(fs.existsSync(path.join(installed, 'dist', file)), file).toBe(true);
+    for (const file of ['entry.js', 'bundle/index.js', 'bundle/reporter.js', 'index.js', 'index.mjs', 'index.d.ts', 'reporter/index.js', 'report.schema.json']) expect(fs.existsSync(path.join(installed, 'dist', file)), file).toBe(true);
 
     const cjs = await run(process.execPath, ['-e', `
 const daebug = require('daebug');
 const Reporter = require('daebug/reporter').default;
 const dist = require('path').dirname(require.resolve('daebug'));
-const loaded = require(require('path').join(dist, 'bundle-loader.js')).bundleLoad(require('path').join(dist, 'bundle', 'index.js'));
-console.log(JSON.stringify({ resolved: require.resolve('daebug'), loaded, test: typeof daebug.test, fixture: typeof daebug.test.extend, devices: typeof daebug.devices, reporter: typeof Reporter }));
+const { bundleLoad } = require(require('path').join(dist, 'io', 'bundle-loader.js'));
+const loaded = bundleLoad(require('path').join(dist, 'bundle', 'index.js'));
+const reporterLoaded = bundleLoad(require('path').join(dist, 'bundle', 'reporter.js'));
+console.log(JSON.stringify({ resolved: require.resolve('daebug'), loaded, reporterLoaded, test: typeof daebug.test, fixture: typeof daebug.test.extend, devices: typeof daebug.devices, reporter: typeof Reporter }));
 `], { cwd: app });
-    // The main entry is dist/entry.js (issue 36), which loads the bundle of dist/index.js with its compiled code cached.
-    expect(JSON.parse(cjs.stdout)).toEqual({ resolved: path.join(fs.realpathSync(installed), 'dist', 'entry.js'), loaded: expect.stringMatching(/^bundle/), test: 'function', fixture: 'function', devices: 'object', reporter: 'function' });
+    // The main entry is dist/entry.js (issue 36), which loads the bundle of dist/index.js with its compiled code cached;
+    // the reporter's entry loads dist/bundle/reporter.js the same way.
+    expect(JSON.parse(cjs.stdout)).toEqual({ resolved: path.join(fs.realpathSync(installed), 'dist', 'entry.js'), loaded: expect.stringMatching(/^bundle/), reporterLoaded: expect.stringMatching(/^bundle/), test: 'function', fixture: 'function', devices: 'object', reporter: 'function' });
     const esm = await run(process.execPath, ['--input-type=module', '-e', `
 import { test, chromium, defineConfig, daebugFixtures } from 'daebug';
 import { DaebugReporter } from 'daebug/reporter';

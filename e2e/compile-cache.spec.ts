@@ -8,7 +8,7 @@ const repoRoot = path.resolve(__dirname, '..');
 
 /**
  * Issue 36: a worker loads daebug from one bundle (dist/bundle/index.js) with V8's compiled code cached on disk
- * (src/bundle-loader.ts): the first process compiles and writes the cache when it exits, later workers use it; a cache
+ * (src/io/bundle-loader.ts): the first process compiles and writes the cache when it exits, later workers use it; a cache
  * V8 rejects is compiled past and replaced; DAEBUG_COMPILE_CACHE=0 writes none. Each test of the spec says how the
  * worker loaded daebug, and captures as ever.
  */
@@ -20,7 +20,7 @@ test('loads', async ({ page, daebug }) => {
   await page.evaluate(() => console.error('captured from the bundle'));
   await expect.poll(() => daebug.events().filter((e) => e.message === 'captured from the bundle').length).toBe(1);
   const dist = path.join(path.dirname(require.resolve('daebug/package.json')), 'dist');
-  const loader = require(path.join(dist, 'bundle-loader.js'));
+  const loader = require(path.join(dist, 'io', 'bundle-loader.js'));
   console.log('LOADED ' + loader.bundleLoad(path.join(dist, 'bundle', 'index.js')));
 });
 `;
@@ -30,9 +30,13 @@ test('the worker loads the bundle, writes its compiled code once, and uses it fr
   expect(first.exitCode, first.output).toBe(0);
   expect(first.output).toContain('LOADED bundle\n');
   const cacheDir = path.join(first.dir, 'compile-cache');
-  const files = fs.readdirSync(cacheDir);
-  expect(files).toEqual([expect.stringMatching(/^index-[0-9a-f]{16}\.bin$/)]);
+  // The workers' bundle, and the reporter's, which the runner loaded and wrote when it exited.
+  const files = fs.readdirSync(cacheDir).sort();
+  expect(files).toEqual([expect.stringMatching(/^index-[0-9a-f]{16}\.bin$/), expect.stringMatching(/^reporter-[0-9a-f]{16}\.bin$/)]);
   const cacheFile = path.join(cacheDir, files[0]!);
+  // The reporter's entry uses its cache from then on (the same file, in the same folder, for the runner).
+  const reporterLoad = spawnSync(process.execPath, ['-e', `require('daebug/reporter'); const dist = require('path').join(require.resolve('daebug/package.json'), '..', 'dist'); console.log(require(require('path').join(dist, 'io', 'bundle-loader.js')).bundleLoad(require('path').join(dist, 'bundle', 'reporter.js')))`], { cwd: first.dir, encoding: 'utf8', env: { ...process.env, DAEBUG_COMPILE_CACHE_DIR: 'compile-cache' } });
+  expect(reporterLoad.stdout, reporterLoad.stderr).toBe('bundle+cache\n');
   const written = fs.readFileSync(cacheFile);
   expect(written.length).toBeGreaterThan(10_000);
   // The report is the same whichever way daebug was loaded.
@@ -51,7 +55,7 @@ test('the worker loads the bundle, writes its compiled code once, and uses it fr
   expect(torn.exitCode, torn.output).toBe(0);
   expect(torn.output).toContain('LOADED bundle\n');
   expect(fs.readFileSync(cacheFile).length).toBeGreaterThan(10_000);
-  expect(fs.readdirSync(cacheDir)).toEqual(files);
+  expect(fs.readdirSync(cacheDir).sort()).toEqual(files);
 });
 
 test('DAEBUG_COMPILE_CACHE=0: the bundle is compiled and nothing is written', async () => {
@@ -85,9 +89,10 @@ test('a new bundle keeps the three newest caches of older ones and removes the r
   expect(run.exitCode, run.output).toBe(0);
   expect(run.output).toContain('LOADED bundle\n');
   const left = fs.readdirSync(cacheDir).sort();
+  // The reporter's bundle writes a cache of its own beside it; the older ones are the workers' bundle's.
   const written = left.filter((name) => !older.includes(name) && name !== 'other-tool.bin');
-  expect(written).toEqual([expect.stringMatching(/^index-[0-9a-f]{16}\.bin$/)]);
-  expect(left).toEqual([...older.slice(0, 3), 'other-tool.bin', written[0]].sort());
+  expect(written).toEqual([expect.stringMatching(/^index-[0-9a-f]{16}\.bin$/), expect.stringMatching(/^reporter-[0-9a-f]{16}\.bin$/)]);
+  expect(left).toEqual([...older.slice(0, 3), 'other-tool.bin', ...written].sort());
 });
 
 test("two copies of the package sharing one cache folder each name their own file in stacks", async () => {

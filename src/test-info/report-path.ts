@@ -9,7 +9,7 @@ export const OUTPUT_DIR_ENV = 'DAEBUG_OUTPUT_DIR';
 export function slugForTestInfo(testInfo: TestInfo): string {
   const file = path.relative(testInfo.config.rootDir, testInfo.file).split(path.sep).join('/');
   const several = testInfo.config.projects.length > 1;
-  // The reporter computes the same slug from the TestCase (src/reporter/index.ts slugOf): keep both in step.
+  // The reporter computes the same slug from the TestCase (src/reporter/reporter.ts slugOf): keep both in step.
   return reportSlug({ file, titles: testInfo.titlePath.slice(1), project: several ? testInfo.project.name : undefined, repeatEachIndex: testInfo.repeatEachIndex });
 }
 

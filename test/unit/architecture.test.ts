@@ -23,7 +23,7 @@
  *   reporter   Playwright's reporter: reads the attachments, writes reports, history, live-run markers and CI output.
  *   cli        `npx daebug` and its MCP server: reads written reports and history only.
  *   browser    the package's `daebug/browser` entry: needs only errors, and nothing imports it.
- * The entry points src/index.ts, src/lazy-exports.ts, src/entry.ts and src/bundle-loader.ts may import from any room; they
+ * The entry points src/index.ts, src/lazy-exports.ts and src/entry.ts may import from any room; they
  * are still checked for circles.
  */
 import { describe, it } from 'node:test';
@@ -44,9 +44,8 @@ const ROOT_FILES: Record<string, string> = {
   'redact.ts': 'options',
   'index.ts': ENTRY,
   'lazy-exports.ts': ENTRY,
-  // The package's main entry and the loader of its bundle (issue 36): above every room, like index.ts.
+  // The package's main entry, which loads its bundle (issue 36): above every room, like index.ts.
   'entry.ts': ENTRY,
-  'bundle-loader.ts': ENTRY,
 };
 
 const SRC = path.resolve(__dirname, '../../src');
