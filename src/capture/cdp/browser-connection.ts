@@ -106,6 +106,11 @@ export class BrowserConnection implements TargetListener {
       await this.send('Target.setDiscoverTargets', { discover: true, filter: DISCOVERY_FILTER });
       return session;
     })();
+    // One that failed (the browser closing, a Playwright that refused) is tried again by the next target that needs it.
+    this.opening.catch(() => {
+      this.opening = undefined;
+      this.session = undefined;
+    });
     return this.opening;
   }
 
