@@ -1,8 +1,9 @@
 /**
  * Writes dist/bundle/index.js: dist/index.js (tsc's output) and every module it reaches, the fixtures' work, capture
  * and the end's diagnosis included, as one CommonJS file, which dist/entry.js loads with V8's code cache
- * (src/io/bundle-loader.ts); and dist/bundle/reporter.js, the reporter's, which dist/reporter/index.js loads the same way. A module reached only through a lazy `require` stays lazy: esbuild runs its body when it is
- * first required, as Node did. Packages (`@playwright/test`, zod, stacktrace-parser) stay outside.
+ * (src/io/bundle-loader.ts); and dist/bundle/reporter.js, the reporter's, which dist/reporter/index.js loads the
+ * same way. A module reached only through a lazy `require` stays lazy: esbuild runs its body when it is first
+ * required, as Node did. Packages (`@playwright/test`, zod, stacktrace-parser) stay outside.
  * Run after tsc: `tsx scripts/bundle-entry.ts` (part of `npm run build`).
  */
 import fs from 'node:fs';
