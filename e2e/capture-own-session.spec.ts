@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { reported, sharedRun, observedIn, type HostileRun } from './helpers/hostile';
+import { reported, observedIn, describeInSessionModes, type HostileRun } from './helpers/hostile';
 
 // Issue 36: where daebug reads Playwright's own sessions (the tap), it opens no CDP session of its own while every
 // target of the tests is one Playwright holds (pages, frames, dedicated and service workers): that session cost each
@@ -59,16 +59,11 @@ const messagesIn = (run: HostileRun, title: string, realm: string): string[] =>
 
 test.describe.configure({ mode: 'default' });
 
-for (const sessions of ['playwright', 'own'] as const) {
-  test.describe(`${sessions} sessions`, () => {
-    let run: HostileRun;
-
-    test.beforeAll(async () => {
-      test.setTimeout(120_000);
-      const env: Record<string, string> = sessions === 'own' ? { DAEBUG_OWN_SESSIONS: '1' } : {};
-      run = await sharedRun(`capture-own-session-${sessions}`, { 'own-session.spec.ts': spec }, { configExtra: "workers: 1, fullyParallel: false, outputDir: './test-results',", timeoutMs: 110_000, env });
-    });
-
+describeInSessionModes(
+  'capture-own-session',
+  { 'own-session.spec.ts': spec },
+  { configExtra: "workers: 1, fullyParallel: false, outputDir: './test-results',", timeoutMs: 110_000, setupTimeoutMs: 120_000 },
+  (sessions, run) => {
     test('every test passed, each target captured', () => {
       expect(run.signal, 'the inline run ended by itself').toBeNull();
       for (const [title, r] of run.byTitle) expect.soft(r.json.test.status, `${title}\n${run.output.slice(-3000)}`).toBe('passed');
@@ -85,5 +80,5 @@ for (const sessions of ['playwright', 'own'] as const) {
       const counts = ['service-worker', 'shared-worker', 'service-worker-again'].map((name) => observedIn(run, name).opened as number);
       expect(counts).toEqual(sessions === 'playwright' ? [0, 1, 1] : [1, 1, 1]);
     });
-  });
-}
+  },
+);

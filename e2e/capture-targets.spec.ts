@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { reported, sharedRun, type HostileRun, observedIn } from './helpers/hostile';
+import { reported, observedIn, describeInSessionModes } from './helpers/hostile';
 
 // Capture contract (issue 8), targets: every page, popup, worker (nested, shared, service), context and pool a
 // test creates is captured under a realm of its own, and causal order holds. One inline run holds every scenario
@@ -154,17 +154,11 @@ test.describe.configure({ mode: 'default' });
 
 // Both ways daebug reads a target: Playwright's own sessions (PlaywrightTap, where the runner drives the browser in its
 // process) and daebug's own sessions (everywhere else).
-for (const sessions of ['playwright', 'own'] as const) {
-  test.describe(`${sessions} sessions`, () => {
-    let run: HostileRun;
-
-    test.beforeAll(async () => {
-      test.setTimeout(240_000);
-      // 'own': daebug's own CDP sessions everywhere, the path for browsers driven from another process (a Playwright server).
-      const env: Record<string, string> = sessions === 'own' ? { DAEBUG_OWN_SESSIONS: '1' } : {};
-      run = await sharedRun(`capture-targets-${sessions}`, { 'targets.spec.ts': spec }, { configExtra: "workers: 2, fullyParallel: true, outputDir: './test-results',", timeoutMs: 230_000, env });
-    });
-
+describeInSessionModes(
+  'capture-targets',
+  { 'targets.spec.ts': spec },
+  { configExtra: "workers: 2, fullyParallel: true, outputDir: './test-results',", timeoutMs: 230_000, setupTimeoutMs: 240_000 },
+  (_sessions, run) => {
     const observed = (name: string): any => observedIn(run, name);
 
     function reportEvents(title: string): Brief[] {
@@ -327,5 +321,5 @@ for (const sessions of ['playwright', 'own'] as const) {
       }
       expect(problems, problems.join('\n\n')).toEqual([]);
     });
-  });
-}
+  },
+);

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { reported, sharedRun, type HostileRun } from './helpers/hostile';
+import { reported, describeInSessionModes } from './helpers/hostile';
 
 // Issue 37, 5.6: "a `page.crash` of a service worker recorded 2 s before the test's first navigation". Chromium ends
 // a service worker's thread the same way whether it stopped it or the worker crashed: `Inspector.targetCrashed` on the
@@ -84,17 +84,8 @@ interface Brief {
 
 test.describe.configure({ mode: 'default' });
 
-for (const sessions of ['playwright', 'own'] as const) {
-  test.describe(`${sessions} sessions`, () => {
-    let run: HostileRun;
-
-    test.beforeAll(async () => {
-      test.setTimeout(180_000);
-      const env: Record<string, string> = sessions === 'own' ? { DAEBUG_OWN_SESSIONS: '1' } : {};
-      // One worker: the tests run one after the other in one browser, as a suite's do.
-      run = await sharedRun(`service-worker-stop-${sessions}`, { 'sw.spec.ts': spec }, { timeoutMs: 170_000, env });
-    });
-
+// One worker: the tests run one after the other in one browser, as a suite's do.
+describeInSessionModes('service-worker-stop', { 'sw.spec.ts': spec }, { timeoutMs: 170_000, setupTimeoutMs: 180_000 }, (_sessions, run) => {
     const events = (title: string): Brief[] => (reported(run, title).json.events as Brief[]).map(({ realm, source, message }) => ({ realm, source, message }));
     const crashes = (title: string) => events(title).filter((e) => e.source === 'page.crash');
 
@@ -129,5 +120,4 @@ for (const sessions of ['playwright', 'own'] as const) {
         { realm: 'context-2:service-worker:sw.js', source: 'page.crash', message: 'The service worker crashed: its process ended while it ran.' },
       ]);
     });
-  });
-}
+});

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { reportSchema } from '../../src/model/schema';
 import { readReports, runInlineTest, type InlineRunOptions, type InlineRunResult } from './run-playwright';
 import { structureProblems } from './markdown-structure';
@@ -125,4 +125,34 @@ export function observedIn(run: HostileRun, name: string): any {
   const file = path.join(run.dir, 'observed', `${name}.json`);
   if (!fs.existsSync(file)) throw new Error(`the inline test did not record ${name}.json (did it fail before?)\n${run.output.slice(-4000)}`);
   return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+/** The two ways daebug reads a target: Playwright's own sessions (the tap, where the runner drives the browser in its
+ * process) and daebug's own (`DAEBUG_OWN_SESSIONS=1`, the path for browsers driven from another process). */
+export type SessionMode = 'playwright' | 'own';
+
+/**
+ * Declares one `<mode> sessions` describe per session mode. Its beforeAll runs `files` once (sharedRun, keyed
+ * `<key>-<mode>`, with the mode's environment); `body` declares the tests, which read that run through `run`, a view
+ * of it that is filled once the beforeAll has run (the tests only read it inside their own bodies).
+ */
+export function describeInSessionModes(key: string, files: Record<string, string>, options: InlineRunOptions & { setupTimeoutMs: number }, body: (sessions: SessionMode, run: HostileRun) => void): void {
+  const { setupTimeoutMs, ...runOptions } = options;
+  for (const sessions of ['playwright', 'own'] as const) {
+    test.describe(`${sessions} sessions`, () => {
+      let loaded: HostileRun | undefined;
+      test.beforeAll(async () => {
+        test.setTimeout(setupTimeoutMs);
+        const env = { ...runOptions.env, ...(sessions === 'own' ? { DAEBUG_OWN_SESSIONS: '1' } : {}) };
+        loaded = await sharedRun(`${key}-${sessions}`, files, { ...runOptions, env });
+      });
+      const run = new Proxy({} as HostileRun, {
+        get: (_target, property) => {
+          if (!loaded) throw new Error(`the ${key} run of ${sessions} sessions is read before its beforeAll ran`);
+          return Reflect.get(loaded, property);
+        },
+      });
+      body(sessions, run);
+    });
+  }
 }
