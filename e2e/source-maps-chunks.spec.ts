@@ -5,6 +5,7 @@ import { test, expect } from '@playwright/test';
 import { runInlineTest, type InlineRunResult } from './helpers/run-playwright';
 import { buildUnmappedApp, PAGE_COUNT } from './helpers/build-unmapped-chunks';
 import { startServer, staticFiles, type LocalServer } from './helpers/local-server';
+import { isContentHash } from '../src/model/content-hash';
 
 // index.md's "Source maps" section names every script of the run whose frames stayed unmapped (issue 37, 5.7): an
 // app of many chunks built without maps, whose errors are thrown in six of them and pass through a seventh, and an
@@ -40,6 +41,12 @@ test('settings are missing', async ({ page, daebug }) => {
 });
 `;
 
+/** A chunk (`chunks/<hash>.js`) or the entry (`assets/index-<hash>.js`) whose hash daebug reads as one. */
+function hashNamed(script: string): boolean {
+  const hash = /^(?:chunks\/|assets\/index-)([\w-]{8})\.js$/.exec(script)?.[1];
+  return hash !== undefined && isContentHash(hash);
+}
+
 /** The lines of index.md's "Source maps" section. */
 function sourceMapsSection(run: InlineRunResult): string {
   const index = fs.readFileSync(path.join(run.reportsDir, 'index.md'), 'utf8');
@@ -58,8 +65,17 @@ const runs: Partial<Record<'pages' | 'requests', InlineRunResult>> = {};
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   for (const app of ['pages', 'requests'] as const) {
-    const root = path.join(dir, app);
+    let root = path.join(dir, app);
     scripts[app] = await buildUnmappedApp(root, path.join(root, 'dist'), app);
+    // Rollup's hashes change with the build's folder, and daebug reads about 1 in 900 random ones as a word
+    // (src/model/content-hash.ts, measured in its unit test): such a chunk is a name to it, not a build's output.
+    // This spec is about the chunks it takes for a build's: a build with a chunk named like a word is built again
+    // in another folder.
+    for (let again = 1; again <= 5 && !scripts[app].every(hashNamed); again++) {
+      root = path.join(dir, `${app}-${again}`);
+      scripts[app] = await buildUnmappedApp(root, path.join(root, 'dist'), app);
+    }
+    expect(scripts[app].filter((name) => !hashNamed(name))).toEqual([]);
     const server = await startServer(staticFiles(path.join(root, 'dist')));
     servers.push(server);
     runs[app] = await runInlineTest({ [`${app}.spec.ts`]: app === 'pages' ? pagesSpec : requestsSpec }, { env: { APP: server.origin } });

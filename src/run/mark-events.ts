@@ -7,6 +7,7 @@ import type { DaebugEvent } from '../model/schema';
 import { fingerprintOf, isFingerprinted, originOf, pageOriginsOf } from './fingerprint';
 import { findSightings, sightingBy } from './sightings';
 import { withVersionedNamesAsHashes } from '../model/file-name';
+import { withEarlierNameRules } from '../model/content-hash';
 
 export interface MarkedCounts {
   /** Unexpected errors whose fingerprint is in the baseline. */
@@ -50,9 +51,11 @@ export function markEvents(lists: readonly (readonly DaebugEvent[])[], baseline?
     if (!isFingerprinted(event)) continue;
     event.fingerprint = fingerprintOf(event);
     if (baseline && !baseline.has(event.fingerprint)) {
-      // A baseline written before versioned file names were kept whole knows the error by its fingerprint then.
-      const before = withVersionedNamesAsHashes(() => fingerprintOf(event));
-      if (baseline.has(before)) event.fingerprint = before;
+      // A baseline written by an earlier daebug knows the error by the fingerprint it had then: before camelCase
+      // names were read more strictly (src/model/content-hash.ts), and before that, before versioned file names
+      // were kept whole.
+      const before = earlierFingerprints(event).find((fingerprint) => baseline.has(fingerprint));
+      if (before) event.fingerprint = before;
     }
     if (event.preview && previewOf && !baseline?.has(event.fingerprint)) event.fingerprint = previewOf(event) ?? event.fingerprint;
   }
@@ -67,4 +70,9 @@ export function markEvents(lists: readonly (readonly DaebugEvent[])[], baseline?
     }
   }
   return { known };
+}
+
+/** The fingerprints earlier versions of daebug gave `event`, newest first. */
+function earlierFingerprints(event: DaebugEvent): string[] {
+  return [withEarlierNameRules(() => fingerprintOf(event)), withEarlierNameRules(() => withVersionedNamesAsHashes(() => fingerprintOf(event)))];
 }
