@@ -46,26 +46,33 @@ const ONSET = /^(?:b[lr]|c[hlrz]|d[rw]|f[lr]|g[hlnr]|k[hlnr]|m[c]|p[fhlrst]|qu|r
 export function isContentHash(word: string): boolean {
   if (/^[0-9a-f]{6,}$/i.test(word)) return /\d/.test(word) && !/^\d+$/.test(word);
   if (word.length !== BASE64_HASH_LENGTH || !/^[A-Za-z0-9_-]+$/.test(word)) return false;
-  return !readsAsName(word);
+  return !readsAsTokenName(word, !earlierRules);
 }
 
 /**
  * Whether a token of letters, digits, `-` and `_` reads as a name: every `-`/`_` piece is a word (`settings`,
  * `vendor_2`, `user-api`, `html`) or words in `camelCase`/`PascalCase` with at most one acronym at an end
- * (`UserCard`, `APIError`, `ReactDOM`). A leading `_` is a name's (`_layout`), a leading `-` is not.
+ * (`UserCard`, `APIError`, `ReactDOM`). A leading `_` is a name's (`_layout`), a leading `-` is not. The looser
+ * reading, without the camelCase rules that `isContentHash` adds: words in error messages (`RTCPeerConnection`,
+ * src/run/normalize.ts) and folder names are read by it, and their fingerprints do not move.
  */
 export function readsAsName(token: string): boolean {
-  const pieces = token.split(/[-_]/);
-  if (pieces[0] === '' && token.startsWith('_')) pieces.shift();
-  return pieces.length > 0 && pieces.every((piece, i) => readsAsWordPiece(piece, i === 0));
+  return readsAsTokenName(token, false);
 }
 
-function readsAsWordPiece(piece: string, first: boolean): boolean {
+/** `strict`: with the camelCase rules (onsets, two-letter words, acronyms and abbreviations code writes). */
+function readsAsTokenName(token: string, strict: boolean): boolean {
+  const pieces = token.split(/[-_]/);
+  if (pieces[0] === '' && token.startsWith('_')) pieces.shift();
+  return pieces.length > 0 && pieces.every((piece, i) => readsAsWordPiece(piece, i === 0, strict));
+}
+
+function readsAsWordPiece(piece: string, first: boolean, strict: boolean): boolean {
   if (/^\d+$/.test(piece)) return !first;
   if (/^[a-z]+\d{0,2}$/.test(piece)) {
     const word = piece.replace(/\d+$/, '');
     // Short lowercase pieces are abbreviations (`html`, `css`, `api`) as often as words, but not `qnzy` or `zf`.
-    if (word.length <= 4) return word.length >= 2 && (earlierRules || ABBREVIATION.test(word) || !NOT_AN_ABBREVIATION.test(word));
+    if (word.length <= 4) return word.length >= 2 && (!strict || ABBREVIATION.test(word) || !NOT_AN_ABBREVIATION.test(word));
     return looksLikeWord(word);
   }
   const shape = /^([A-Z]{2,4}(?=[A-Z][a-z]))?((?:[A-Z]?[a-z]+)+?)([A-Z]{3,4})?$/.exec(piece);
@@ -73,7 +80,7 @@ function readsAsWordPiece(piece: string, first: boolean): boolean {
   const words = shape[2]!.match(/[A-Z]?[a-z]+/g) ?? [];
   const vowels = piece.match(/[aeiouy]/gi)?.length ?? 0;
   if (words.every((word) => word.length < 3) || vowels * 5 < piece.length) return false;
-  if (earlierRules) return words.every((word) => word.length >= 2 && looksLikeWord(word));
+  if (!strict) return words.every((word) => word.length >= 2 && looksLikeWord(word));
   // An acronym at either end is one code writes (`APIError`, `ReactDOM`): random capitals (`KVImtyCe`, `LukiYOIK`) are not.
   if ((shape[1] && !ACRONYM.test(shape[1])) || (shape[3] && !ACRONYM.test(shape[3]))) return false;
   return words.every(readsAsCamelWord);
@@ -82,8 +89,8 @@ function readsAsWordPiece(piece: string, first: boolean): boolean {
 let earlierRules = false;
 
 /**
- * Runs `fn` with tokens read as daebug read them before its camelCase rules (no onset, two-letter word, acronym or
- * abbreviation checks): the fingerprints a baseline written then holds (src/run/mark-events.ts). A third-party chunk
+ * Runs `fn` with content hashes told as daebug told them before its camelCase rules (no onset, two-letter word,
+ * acronym or abbreviation checks): the fingerprints a baseline written then holds (src/run/mark-events.ts). A third-party chunk
  * named `LukiYOIK.js` kept its name then and is `<hash>.js` now; a baseline that knows its error must still know it.
  */
 export function withEarlierNameRules<T>(fn: () => T): T {
