@@ -100,6 +100,7 @@ import { chromiumLaunchOptions } from 'daebug/browser';
 const gallery = \`http://127.0.0.1:\${process.env['GALLERY_PORT']}/playwright/gallery/index.html\`;
 
 export default defineConfig({
+  outputDir: './test-results',
   workers: 1,
   timeout: 30000,
   reporter: [['line'], ['daebug/reporter', { outputDir: 'reports' }]],

@@ -77,6 +77,7 @@ const config = `
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from 'daebug/browser';
 export default defineConfig({
+  outputDir: './test-results',
   workers: 1,
   retries: 1,
   reporter: [['line'], ['daebug/reporter', { outputDir: 'reports' }]],

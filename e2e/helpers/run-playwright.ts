@@ -79,6 +79,10 @@ export async function runInlineTest(files: Record<string, string>, options: Inli
   const reporterOptions = options.reporter === false ? undefined : { outputDir: 'reports', ...(options.reporter ?? {}) };
   const port = process.env['DAEBUG_FIXTURES_PORT'] ?? '4517';
   const hasConfig = Object.keys(files).some((f) => /^playwright\.config\.[cm]?[jt]s$/.test(f));
+  // Playwright's default outputDir is `test-results` beside the nearest package.json: this repository's, shared by
+  // every inline run of every worker, and each run empties it when it starts (a test's file attachment vanished
+  // under another run). Each project keeps its own.
+  const outputDir = /\boutputDir\s*:/.test(options.configExtra ?? '') ? '' : "outputDir: './test-results',";
   if (!hasConfig && !options.dir) {
     fs.writeFileSync(
       path.join(dir, 'playwright.config.ts'),
@@ -89,6 +93,7 @@ export default defineConfig({
   timeout: 30000,
   reporter: [['line']${reporterOptions ? `, ['daebug/reporter', ${JSON.stringify(reporterOptions)}]` : ''}],
   use: { baseURL: 'http://127.0.0.1:${port}', launchOptions: chromiumLaunchOptions(), ${options.use ?? ''} },
+  ${outputDir}
   ${options.configExtra ?? ''}
 });
 `,
