@@ -1,3 +1,5 @@
+import { readingAsOf } from './naming-era';
+
 /**
  * Tells a bundler's content hash from a name a developer wrote, for fingerprints that survive a rebuild
  * (src/run/normalize.ts). Hashes change with every build of the same source: Vite, Rollup and Rolldown write 8
@@ -46,7 +48,7 @@ const ONSET = /^(?:b[lr]|c[hlrz]|d[rw]|f[lr]|g[hlnr]|k[hlnr]|m[c]|p[fhlrst]|qu|r
 export function isContentHash(word: string): boolean {
   if (/^[0-9a-f]{6,}$/i.test(word)) return /\d/.test(word) && !/^\d+$/.test(word);
   if (word.length !== BASE64_HASH_LENGTH || !/^[A-Za-z0-9_-]+$/.test(word)) return false;
-  return !readsAsTokenName(word, !earlierRules);
+  return !readsAsTokenName(word, !readingAsOf('before-camel-rules'));
 }
 
 /**
@@ -84,22 +86,6 @@ function readsAsWordPiece(piece: string, first: boolean, strict: boolean): boole
   // An acronym at either end is one code writes (`APIError`, `ReactDOM`): random capitals (`KVImtyCe`, `LukiYOIK`) are not.
   if ((shape[1] && !ACRONYM.test(shape[1])) || (shape[3] && !ACRONYM.test(shape[3]))) return false;
   return words.every(readsAsCamelWord);
-}
-
-let earlierRules = false;
-
-/**
- * Runs `fn` with content hashes told as daebug told them before its camelCase rules (no onset, two-letter word,
- * acronym or abbreviation checks): the fingerprints a baseline written then holds (src/run/mark-events.ts). A third-party chunk
- * named `LukiYOIK.js` kept its name then and is `<hash>.js` now; a baseline that knows its error must still know it.
- */
-export function withEarlierNameRules<T>(fn: () => T): T {
-  earlierRules = true;
-  try {
-    return fn();
-  } finally {
-    earlierRules = false;
-  }
 }
 
 /**

@@ -3,6 +3,7 @@
  * room (a bundle without a map is told by its name) and the run room (fingerprints, src/run/normalize.ts).
  */
 import { isContentHash } from './content-hash';
+import { readingAsOf } from './naming-era';
 
 /** A path segment that is an id or a hash (`3310`, a UUID, `pCQTeX9T`) as `<id>`; any other as it is. */
 export function normalizeSegment(segment: string): string {
@@ -34,27 +35,12 @@ export function normalizeFileName(name: string): string {
     .map((part, i, all) => (i === all.length - 1 ? part : stemWithoutHash(part)));
   // `jquery-3.7.1.min.js`, `lodash-4.17.21.js`: a library's name and the major of its version, which the next part
   // goes on (a hash holds no `.`); `jquery-3` is 8 characters a hash could be, and does not read as English.
-  const versioned = !versionsAsHashes && VERSION_STEM.test(stem) && /^\d+/.test(rest[0] ?? '');
+  const versioned = !readingAsOf('before-versioned-names') && VERSION_STEM.test(stem) && /^\d+/.test(rest[0] ?? '');
   return [versioned ? stem : stemWithoutHash(stem), ...kept].join('.');
 }
 
 /** A name in lowercase pieces, then `-` and a version's major (`jquery-3`, `react-dom-18`). */
 const VERSION_STEM = /^[a-z][a-z0-9]*(?:[-_][a-z][a-z0-9]*)*-v?\d+$/;
-
-let versionsAsHashes = false;
-
-/**
- * Runs `fn` with file names normalized as daebug did before it knew versioned names (`jquery-3.7.1.min.js` →
- * `<hash>.7.1.min.js`): the fingerprints a baseline written then holds (src/run/mark-events.ts).
- */
-export function withVersionedNamesAsHashes<T>(fn: () => T): T {
-  versionsAsHashes = true;
-  try {
-    return fn();
-  } finally {
-    versionsAsHashes = false;
-  }
-}
 
 /** Whether a file name carries a bundle hash: the file is a build's output, renamed by the next build. */
 export function hasContentHash(name: string): boolean {

@@ -6,8 +6,7 @@
 import type { DaebugEvent } from '../model/schema';
 import { fingerprintOf, isFingerprinted, originOf, pageOriginsOf } from './fingerprint';
 import { findSightings, sightingBy } from './sightings';
-import { withVersionedNamesAsHashes } from '../model/file-name';
-import { withEarlierNameRules } from '../model/content-hash';
+import { EARLIER_NAMING_ERAS, withNamingEra } from '../model/naming-era';
 
 export interface MarkedCounts {
   /** Unexpected errors whose fingerprint is in the baseline. */
@@ -74,5 +73,5 @@ export function markEvents(lists: readonly (readonly DaebugEvent[])[], baseline?
 
 /** The fingerprints earlier versions of daebug gave `event`, newest first. */
 function earlierFingerprints(event: DaebugEvent): string[] {
-  return [withEarlierNameRules(() => fingerprintOf(event)), withEarlierNameRules(() => withVersionedNamesAsHashes(() => fingerprintOf(event)))];
+  return EARLIER_NAMING_ERAS.map((era) => withNamingEra(era, () => fingerprintOf(event)));
 }

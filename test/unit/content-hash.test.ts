@@ -1,9 +1,9 @@
 // Which words of a file name are a bundler's content hash: the part of a name that the next build renames.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isContentHash, readsAsName, withEarlierNameRules } from '../../src/model/content-hash';
+import { isContentHash, readsAsName } from '../../src/model/content-hash';
 import { isPerRunFolder, normalizeFileName, normalizeSource, normalizeUrl, pathInsideApp } from '../../src/run/normalize';
-import { withVersionedNamesAsHashes } from '../../src/model/file-name';
+import { withNamingEra } from '../../src/model/naming-era';
 import { fingerprintOf } from '../../src/run/fingerprint';
 import { markEvents } from '../../src/run/mark-events';
 import type { DaebugEvent } from '../../src/model/schema';
@@ -135,16 +135,19 @@ describe('pathInsideApp', () => {
   });
 });
 
+/** A script that failed to load: its fingerprint holds the script's file name. */
+const failedScript = (url: string): DaebugEvent => ({
+  type: 'console', source: 'network', level: 'error', realm: 'page', ts: '10:00:00', time: '2026-11-27T10:00:00.000Z',
+  message: `GET ${url} → 404 Not Found`, expected: false, unexpected: true,
+  network: { method: 'GET', url, resourceType: 'script', status: 404, statusText: 'Not Found' },
+});
+
 describe('a baseline written when versioned names were read as hashes', () => {
-  const failed = (url: string): DaebugEvent => ({
-    type: 'console', source: 'network', level: 'error', realm: 'page', ts: '10:00:00', time: '2026-11-27T10:00:00.000Z',
-    message: `GET ${url} → 404 Not Found`, expected: false, unexpected: true,
-    network: { method: 'GET', url, resourceType: 'script', status: 404, statusText: 'Not Found' },
-  });
+  const failed = failedScript;
 
   it('still knows the error: the event takes the fingerprint the baseline holds', () => {
     const url = 'http://127.0.0.1:4517/static/jquery-3.7.1.min.js';
-    const before = withVersionedNamesAsHashes(() => fingerprintOf(failed(url)));
+    const before = withNamingEra('before-versioned-names', () => fingerprintOf(failed(url)));
     assert.notEqual(fingerprintOf(failed(url)), before, 'the name is kept whole now, so the fingerprint moved');
     const event = failed(url);
     const { known } = markEvents([[event]], new Set([before]));
@@ -163,19 +166,15 @@ describe('a baseline written when versioned names were read as hashes', () => {
 });
 
 describe('a baseline written before camelCase names were read strictly', () => {
-  const thrown = (url: string): DaebugEvent => ({
-    type: 'console', source: 'network', level: 'error', realm: 'page', ts: '10:00:00', time: '2026-11-28T10:00:00.000Z',
-    message: `GET ${url} → 404 Not Found`, expected: false, unexpected: true,
-    network: { method: 'GET', url, resourceType: 'script', status: 404, statusText: 'Not Found' },
-  });
+  const thrown = failedScript;
   // A third-party chunk whose name does not change from run to run, and that fails to load in every run: `LukiYOIK`
   // read as a name then, as a hash now.
   const url = 'https://cdn.example.com/assets/LukiYOIK.js';
 
   it('still knows the error, under the earlier rules alone and under the rules before versioned names too', () => {
-    const before = withEarlierNameRules(() => fingerprintOf(thrown(url)));
+    const before = withNamingEra('before-camel-rules', () => fingerprintOf(thrown(url)));
     assert.notEqual(fingerprintOf(thrown(url)), before, 'the name is a hash now, so the fingerprint moved');
-    for (const baseline of [before, withEarlierNameRules(() => withVersionedNamesAsHashes(() => fingerprintOf(thrown(url))))]) {
+    for (const baseline of [before, withNamingEra('before-versioned-names', () => fingerprintOf(thrown(url)))]) {
       const event = thrown(url);
       const { known } = markEvents([[event]], new Set([baseline]));
       assert.equal(event.known, true);
@@ -186,8 +185,21 @@ describe('a baseline written before camelCase names were read strictly', () => {
 
   it('and an error the baseline does not hold stays unknown, with the fingerprint of now', () => {
     const event = thrown(url);
-    markEvents([[event]], new Set([withEarlierNameRules(() => fingerprintOf(thrown('https://cdn.example.com/assets/KVImtyCe.js')))]));
+    markEvents([[event]], new Set([withNamingEra('before-camel-rules', () => fingerprintOf(thrown('https://cdn.example.com/assets/KVImtyCe.js')))]));
     assert.equal(event.known, undefined);
     assert.equal(event.fingerprint, fingerprintOf(thrown(url)));
+  });
+});
+
+describe('naming eras', () => {
+  it('an era drops its own rule and every later one, and ends when its call returns, even by a throw', () => {
+    assert.equal(isContentHash('LukiYOIK'), true);
+    assert.equal(withNamingEra('before-camel-rules', () => isContentHash('LukiYOIK')), false);
+    assert.equal(normalizeFileName('jquery-3.7.1.min.js'), 'jquery-3.7.1.min.js');
+    assert.equal(withNamingEra('before-camel-rules', () => normalizeFileName('jquery-3.7.1.min.js')), 'jquery-3.7.1.min.js');
+    assert.equal(withNamingEra('before-versioned-names', () => [isContentHash('LukiYOIK'), normalizeFileName('jquery-3.7.1.min.js')]).join(' '), 'false <hash>.7.1.min.js');
+    assert.equal(withNamingEra('before-versioned-names', () => withNamingEra('now', () => isContentHash('LukiYOIK'))), true);
+    assert.throws(() => withNamingEra('before-camel-rules', () => { throw new Error('inside'); }), /inside/);
+    assert.equal(isContentHash('LukiYOIK'), true);
   });
 });
