@@ -34,6 +34,8 @@ class DaebugReporter implements Reporter {
   private config: FullConfig | undefined;
   private readonly earlier = new Map<string, Attempt[]>();
   private readonly index = new Map<string, IndexEntry>();
+  /** Each test's slug, by test id: named at its begin, again at each attempt's end (a hash and a Unicode fold each time). */
+  private readonly slugs = new Map<string, string>();
   private lastIndexWrite = 0;
   private indexTimer: NodeJS.Timeout | undefined;
   private readonly failedPaths = new Set<string>();
@@ -135,9 +137,13 @@ class DaebugReporter implements Reporter {
   }
 
   private slugOf(test: TestCase): string {
+    const known = this.slugs.get(test.id);
+    if (known !== undefined) return known;
     const several = (this.config?.projects.length ?? 1) > 1;
     // The fixture names the same file in failure messages (src/test-info/report-path.ts slugForTestInfo): keep both in step.
-    return reportSlug({ file: this.relativeFile(test.location.file), titles: titlesOf(test), project: several ? projectOf(test) : undefined, repeatEachIndex: test.repeatEachIndex });
+    const slug = reportSlug({ file: this.relativeFile(test.location.file), titles: titlesOf(test), project: several ? projectOf(test) : undefined, repeatEachIndex: test.repeatEachIndex });
+    this.slugs.set(test.id, slug);
+    return slug;
   }
 
   private relativeFile(file: string): string {
