@@ -130,6 +130,8 @@ export interface RunResult {
   /** With `split`: the CPU of Playwright's runner and of its workers (Node processes); the rest of `cpuMs` is the browsers'. */
   runnerMs?: number;
   workersMs?: number;
+  /** With `split`: how many worker processes the run started. */
+  workerCount?: number;
   output: string;
 }
 
@@ -140,11 +142,11 @@ function splitEnv(file: string): Record<string, string> {
   return { NODE_OPTIONS: [process.env['NODE_OPTIONS'], preload].filter(Boolean).join(' '), DAEBUG_BENCH_CPU_LOG: file };
 }
 
-function readSplit(file: string): { runnerMs: number; workersMs: number } {
+function readSplit(file: string): { runnerMs: number; workersMs: number; workerCount: number } {
   const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : [];
   const entries = lines.map((line) => JSON.parse(line) as { kind: string; ms: number });
   const sum = (kind: string) => (entries.some((e) => e.kind === kind) ? entries.filter((e) => e.kind === kind).reduce((total, e) => total + e.ms, 0) : NaN);
-  return { runnerMs: sum('runner'), workersMs: sum('worker') };
+  return { runnerMs: sum('runner'), workersMs: sum('worker'), workerCount: entries.filter((e) => e.kind === 'worker').length };
 }
 
 let perfWorks: boolean | undefined;

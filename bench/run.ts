@@ -7,11 +7,12 @@ import { realSuite } from './real-suite';
 import { paired } from './paired';
 import { multiRealm } from './multi-realm';
 import { workerWarmup } from './worker-warmup';
+import { fixedCost } from './fixed-cost';
 
 /**
  * `npm run bench`: every benchmark measures daebug and its baseline in the same run, alternating,
  * and prints medians and ratios. Numbers never fail the run; only a benchmark that cannot run does.
- * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,real,realms,steps,warmup,paired,flood,reporter,event,network,async,history picks benchmarks.
+ * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,real,realms,steps,warmup,fixed,paired,flood,reporter,event,network,async,history picks benchmarks.
  */
 const BENCHES: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   suite: { title: '1. suite overhead', run: suiteOverhead },
@@ -19,6 +20,7 @@ const BENCHES: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   realms: { title: '1d. multi-realm app (issue 36: page, frame, service worker, two workers)', run: multiRealm },
   steps: { title: '1e. one realm, step by step (issue 36)', run: () => runChild('realm-steps.ts') },
   warmup: { title: '1f. a worker warm and cold, per test (issue 36)', run: workerWarmup },
+  fixed: { title: '1g. capture off split by process: a fresh worker, the runner (issue 36)', run: fixedCost },
   paired: { title: '1c. paired runs (BENCH_PAIRED_SUITE=real|suite)', run: paired },
   flood: { title: '2. console flood', run: consoleFlood },
   reporter: { title: '3. reporter throughput', run: () => runChild('reporter-throughput.ts') },
