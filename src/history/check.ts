@@ -47,7 +47,7 @@ export function historyRunProblem(value: unknown): string | undefined {
   if (!Array.isArray(groups)) return 'groups';
   for (let i = 0; i < groups.length; i++) {
     const g: unknown = groups[i];
-    if (!isObj(g) || typeof g['fingerprint'] !== 'string' || typeof g['source'] !== 'string' || typeof g['message'] !== 'string' || !optString(g['where'])) return `groups.${i}`;
+    if (!isObj(g) || typeof g['fingerprint'] !== 'string' || typeof g['source'] !== 'string' || typeof g['message'] !== 'string' || !optString(g['where']) || !optStrings(g['aka'])) return `groups.${i}`;
   }
   const tests = value['tests'];
   if (!Array.isArray(tests)) return 'tests';

@@ -6,6 +6,7 @@
 import { rankRootCause, testFailed } from '../diagnosis/rank';
 import type { Attempt, DaebugEvent } from '../model/schema';
 import { fingerprintOf, isFingerprinted } from '../run/fingerprint';
+import { otherFingerprints } from '../run/earlier-fingerprints';
 import { testKeyOf, whereOf } from '../run/groups';
 import { normalizeUrl } from '../run/normalize';
 import { HISTORY_VERSION, type HistoryAttempt, type HistoryGroup, type HistoryRequest, type HistoryRun, type HistoryTest } from './run-file';
@@ -92,6 +93,8 @@ export class RunHistoryBuilder {
       const group: HistoryGroup = { fingerprint, source: event.source, message: messageLine(event.message) };
       const where = whereOf(event);
       if (where !== undefined) group.where = where;
+      const aka = otherFingerprints(event, fingerprint);
+      if (aka.length) group.aka = aka;
       this.groups.set(fingerprint, group);
     }
     return fingerprint;

@@ -7,7 +7,7 @@ import type { HistoryFold } from './fold';
 import { runPoint, type RunPoint } from './flaky';
 
 /** undefined when no kept run had it (a history that does not hold this run). */
-export function firstSeen(fold: Pick<HistoryFold, 'runs' | 'groupFirstRun'>, fingerprint: string): RunPoint | undefined {
-  const run = fold.groupFirstRun.get(fingerprint);
+export function firstSeen(fold: Pick<HistoryFold, 'runs' | 'groupFirstRun' | 'identityOf'>, fingerprint: string): RunPoint | undefined {
+  const run = fold.groupFirstRun.get(fold.identityOf(fingerprint));
   return run === undefined ? undefined : runPoint(fold, run);
 }

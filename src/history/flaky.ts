@@ -90,8 +90,9 @@ export function subjectOf(fold: Pick<HistoryFold, 'groups' | 'requests'>, key: s
     const [method = '', url = ''] = key.slice(2).split(' ');
     return { kind: 'request', method, url };
   }
-  const fingerprint = key.slice(2);
-  const g: HistoryGroup | undefined = fold.groups.get(fingerprint);
+  const g: HistoryGroup | undefined = fold.groups.get(key.slice(2));
+  // The newest run's fingerprint of it: the one this run's reports carry.
+  const fingerprint = g?.fingerprint ?? key.slice(2);
   return { kind: 'group', fingerprint, source: g?.source ?? '', message: g?.message ?? '', ...(g?.where !== undefined ? { where: g.where } : {}) };
 }
 

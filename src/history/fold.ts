@@ -85,12 +85,14 @@ export interface FoldOptions {
 
 const NONE: string[] = [];
 
-/** The evidence keys of one attempt, each once. */
-export function evidenceKeys(attempt: HistoryAttempt): string[] {
+const asWritten = (fingerprint: string): string => fingerprint;
+
+/** The evidence keys of one attempt, each once; `identity` names a group by the fingerprint the fold keeps for it. */
+export function evidenceKeys(attempt: HistoryAttempt, identity: (fingerprint: string) => string = asWritten): string[] {
   // Most attempts have none: no Set for them (100 runs of 5,000 tests are half a million attempts).
   if (!attempt.errors && !attempt.known && !attempt.other && !attempt.requests) return NONE;
   const keys = new Set<string>();
-  for (const list of [attempt.errors, attempt.known, attempt.other]) if (list) for (const fp of list) keys.add(`g:${fp}`);
+  for (const list of [attempt.errors, attempt.known, attempt.other]) if (list) for (const fp of list) keys.add(`g:${identity(fp)}`);
   if (attempt.requests) for (const r of attempt.requests) keys.add(`r:${requestKey(r)}`);
   return [...keys];
 }
@@ -100,12 +102,17 @@ const counted = (attempt: HistoryAttempt): boolean => attempt.status !== 'skippe
 export class HistoryFold {
   readonly runs: RunRef[] = [];
   readonly tests = new Map<string, TestHistory>();
-  /** Every group's text, as the newest run that had it said it. */
+  /** Every group's text, as the newest run that had it said it, by the fingerprint the fold keeps for it (`identityOf`). */
   readonly groups = new Map<string, HistoryGroup>();
   /** Every failed request by its key. */
   readonly requests = new Map<string, HistoryRequest>();
-  /** The first run (1-based) in which any test had the group. */
+  /** The first run (1-based) in which any test had the group, by the fingerprint the fold keeps for it. */
   readonly groupFirstRun = new Map<string, number>();
+  /**
+   * A group's other fingerprints (`aka`: an earlier daebug named some files otherwise) to the one the fold keeps for
+   * it: the first the history had. So an error stays one group, with one "first seen", across an upgrade.
+   */
+  private readonly joined = new Map<string, string>();
   /** Files skipped, with why. */
   readonly skipped: Array<{ file: string; reason: string }> = [];
   private detailed = 0;
@@ -125,13 +132,32 @@ export class HistoryFold {
     if (run.shard) ref.shard = run.shard;
     this.runs.push(ref);
     for (const group of run.groups) {
-      this.groups.set(group.fingerprint, group);
-      if (!this.groupFirstRun.has(group.fingerprint)) this.groupFirstRun.set(group.fingerprint, number);
+      const identity = this.join(group);
+      this.groups.set(identity, group);
+      if (!this.groupFirstRun.has(identity)) this.groupFirstRun.set(identity, number);
     }
     const order: TestHistory[] = [];
     for (let i = 0; i < run.tests.length; i++) order.push(this.addTest(run.tests[i]!, number, this.order[i]));
     this.order = order;
   };
+
+  /** The fingerprint the fold keeps for the group `fingerprint` names (itself, unless it joined another). */
+  readonly identityOf = (fingerprint: string): string => this.joined.get(fingerprint) ?? fingerprint;
+
+  /**
+   * The group's identity in the fold: a fingerprint of it (its own or one of `aka`) the history already had, else its
+   * own. Its other fingerprints join that identity, so older runs read later (another branch's) find it too.
+   */
+  private join(group: HistoryGroup): string {
+    let identity = this.identityOf(group.fingerprint);
+    if (!group.aka) return identity;
+    if (!this.groupFirstRun.has(identity)) {
+      const known = group.aka.map(this.identityOf).find((other) => this.groupFirstRun.has(other));
+      if (known !== undefined) identity = known;
+    }
+    for (const fingerprint of [group.fingerprint, ...group.aka]) if (fingerprint !== identity && !this.groupFirstRun.has(fingerprint)) this.joined.set(fingerprint, identity);
+    return identity;
+  }
 
   /** The previous run's tests in its order: runs of one suite list their tests in the same order, mostly. */
   private order: TestHistory[] = [];
@@ -169,7 +195,7 @@ export class HistoryFold {
         history.passing++;
       }
       if (attempt.requests) for (const r of attempt.requests) this.requests.set(`r:${requestKey(r)}`, r);
-      for (const key of evidenceKeys(attempt)) {
+      for (const key of evidenceKeys(attempt, this.identityOf)) {
         let count = history.evidence.get(key);
         if (!count) {
           count = { failing: 0, passing: 0, cause: 0, firstRun: run };
@@ -181,7 +207,7 @@ export class HistoryFold {
         if (row && !row.evidence.includes(key)) row.evidence.push(key);
       }
       if (failing && attempt.cause) {
-        const key = `g:${attempt.cause}`;
+        const key = `g:${this.identityOf(attempt.cause)}`;
         const count = history.evidence.get(key);
         if (count) count.cause++;
         if (row && !row.causes.includes(key)) row.causes.push(key);

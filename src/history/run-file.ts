@@ -16,6 +16,12 @@ export interface HistoryGroup {
   message: string;
   /** Original `file:line` and function of its first event, when known. */
   where?: string;
+  /**
+   * The group's other fingerprints: those earlier versions of daebug gave it (they read some file names otherwise),
+   * and this version's when the run's baseline made it keep an earlier one. Absent when it has none. A history
+   * written before still finds the group by them.
+   */
+  aka?: string[];
 }
 
 /** A failed request or a response of 400 or more, as its fingerprint reads it: method, normalised URL, status. */

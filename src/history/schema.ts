@@ -11,6 +11,7 @@ export const historyGroupSchema = z.object({
   source: z.string(),
   message: z.string(),
   where: z.string().optional(),
+  aka: z.array(z.string()).optional(),
 });
 
 export const historyRequestSchema = z.object({

@@ -6,7 +6,7 @@
 import type { DaebugEvent } from '../model/schema';
 import { fingerprintOf, isFingerprinted, originOf, pageOriginsOf } from './fingerprint';
 import { findSightings, sightingBy } from './sightings';
-import { EARLIER_NAMING_ERAS, withNamingEra } from '../model/naming-era';
+import { earlierFingerprints } from './earlier-fingerprints';
 
 export interface MarkedCounts {
   /** Unexpected errors whose fingerprint is in the baseline. */
@@ -71,7 +71,3 @@ export function markEvents(lists: readonly (readonly DaebugEvent[])[], baseline?
   return { known };
 }
 
-/** The fingerprints earlier versions of daebug gave `event`, newest first. */
-function earlierFingerprints(event: DaebugEvent): string[] {
-  return EARLIER_NAMING_ERAS.map((era) => withNamingEra(era, () => fingerprintOf(event)));
-}

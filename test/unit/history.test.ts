@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fisherOneSided } from '../../src/history/fisher';
 import { classify, flakyReport } from '../../src/history/flaky';
 import { HistoryFold, type RunVerdict } from '../../src/history/fold';
+import { fold } from './history-fold-of';
 import { testKeyOf } from '../../src/run/groups';
 import { historyRunProblem } from '../../src/history/check';
 import { historyRunSchema } from '../../src/history/schema';
@@ -47,11 +48,6 @@ function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'daebug-history-'));
 }
 
-function fold(runs: HistoryRun[]): HistoryFold {
-  const f = new HistoryFold();
-  for (const r of runs) f.add({ file: `${r.id}.json`, run: r });
-  return f;
-}
 
 describe("Fisher's exact test, one-sided (src/history/fisher.ts)", () => {
   it('gives the hypergeometric upper tail', () => {
@@ -208,6 +204,9 @@ describe('the quick check accepts what the schema accepts (src/history/check.ts)
     { ...good, tests: [{ ...good.tests[0], attempts: [{ ...pass(), requests: [{ method: 'GET', url: 'u', status: 1.5 }] }] }] },
     { ...good, tests: [{ ...good.tests[0], attempts: [{ ...pass(), errors: [1] }] }] },
     { ...good, commit: null },
+    { ...good, groups: [{ ...good.groups[0], aka: ['cccccccccccc'] }] },
+    { ...good, groups: [{ ...good.groups[0], aka: [1] }] },
+    { ...good, groups: [{ ...good.groups[0], aka: 'cccccccccccc' }] },
     [],
     null,
   ];
