@@ -70,4 +70,3 @@ export function markEvents(lists: readonly (readonly DaebugEvent[])[], baseline?
   }
   return { known };
 }
-

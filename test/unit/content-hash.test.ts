@@ -142,6 +142,15 @@ const failedScript = (url: string): DaebugEvent => ({
   network: { method: 'GET', url, resourceType: 'script', status: 404, statusText: 'Not Found' },
 });
 
+/** A baseline holding `fingerprint` knows the failed script at `url`: the event takes that fingerprint and counts as known. */
+function assertKnownBy(url: string, fingerprint: string): void {
+  const event = failedScript(url);
+  const { known } = markEvents([[event]], new Set([fingerprint]));
+  assert.equal(event.known, true);
+  assert.equal(event.fingerprint, fingerprint);
+  assert.equal(known, 1);
+}
+
 describe('a baseline written when versioned names were read as hashes', () => {
   const failed = failedScript;
 
@@ -149,11 +158,7 @@ describe('a baseline written when versioned names were read as hashes', () => {
     const url = 'http://127.0.0.1:4517/static/jquery-3.7.1.min.js';
     const before = withNamingEra('before-versioned-names', () => fingerprintOf(failed(url)));
     assert.notEqual(fingerprintOf(failed(url)), before, 'the name is kept whole now, so the fingerprint moved');
-    const event = failed(url);
-    const { known } = markEvents([[event]], new Set([before]));
-    assert.equal(event.known, true);
-    assert.equal(event.fingerprint, before);
-    assert.equal(known, 1);
+    assertKnownBy(url, before);
   });
 
   it('and a baseline written since knows it by its own fingerprint', () => {
@@ -174,13 +179,7 @@ describe('a baseline written before camelCase names were read strictly', () => {
   it('still knows the error, under the earlier rules alone and under the rules before versioned names too', () => {
     const before = withNamingEra('before-camel-rules', () => fingerprintOf(thrown(url)));
     assert.notEqual(fingerprintOf(thrown(url)), before, 'the name is a hash now, so the fingerprint moved');
-    for (const baseline of [before, withNamingEra('before-versioned-names', () => fingerprintOf(thrown(url)))]) {
-      const event = thrown(url);
-      const { known } = markEvents([[event]], new Set([baseline]));
-      assert.equal(event.known, true);
-      assert.equal(event.fingerprint, baseline);
-      assert.equal(known, 1);
-    }
+    for (const baseline of [before, withNamingEra('before-versioned-names', () => fingerprintOf(thrown(url)))]) assertKnownBy(url, baseline);
   });
 
   it('and an error the baseline does not hold stays unknown, with the fingerprint of now', () => {
