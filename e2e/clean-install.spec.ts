@@ -4,22 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { test, expect } from '@playwright/test';
+import { npm } from './helpers/npm';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(__dirname, '..');
 const INSTALL_TIME_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
-
-async function npm(args: string[], cwd: string): Promise<string> {
-  // The env of an enclosing `npm test` would point npm at this repository's package.json.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(package|lifecycle)_/i.test(key)));
-  try {
-    const { stdout, stderr } = await run('npm', args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
-    return stdout + stderr;
-  } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`npm ${args.join(' ')} failed in ${cwd}: ${failed.message}\n${failed.stdout ?? ''}${failed.stderr ?? ''}`);
-  }
-}
 
 /** The files of a git checkout of this repository (tracked and not ignored: no dist/), with its node_modules. */
 async function checkout(into: string): Promise<void> {
