@@ -8,13 +8,15 @@ import { paired } from './paired';
 import { multiRealm } from './multi-realm';
 import { workerWarmup } from './worker-warmup';
 import { fixedCost } from './fixed-cost';
+import { gates } from './gates';
 
 /**
  * `npm run bench`: every benchmark measures daebug and its baseline in the same run, alternating,
  * and prints medians and ratios. Numbers never fail the run; only a benchmark that cannot run does.
- * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=suite,real,realms,steps,warmup,fixed,paired,flood,reporter,event,network,async,history picks benchmarks.
+ * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=gates,suite,real,realms,steps,warmup,fixed,paired,flood,reporter,event,network,async,history picks benchmarks.
  */
 const BENCHES: Record<string, { title: string; run: () => Promise<Row[]> }> = {
+  gates: { title: '0. the cost gate (issue 49): a warm test, a fresh worker, a run\'s reporter, in Node CPU', run: gates },
   suite: { title: '1. suite overhead', run: suiteOverhead },
   real: { title: '1b. real-suite shape (shop app)', run: realSuite },
   realms: { title: '1d. multi-realm app (issue 36: page, frame, service worker, two workers)', run: multiRealm },
@@ -38,7 +40,7 @@ async function main(): Promise<void> {
   log(`machine: ${info.cpus} × ${info.cpuModel}, ${info.memory}, ${info.node}, ${info.chromium}, Playwright ${info.playwright}, ${info.date}`);
   fs.mkdirSync(tmpRoot, { recursive: true });
   linkPackage();
-  const stopServer = names.some((n) => n === 'suite' || n === 'real' || n === 'realms' || n === 'steps' || n === 'warmup' || n === 'paired' || n === 'flood' || n === 'network') ? await startServer() : () => undefined;
+  const stopServer = names.some((n) => n === 'gates' || n === 'suite' || n === 'real' || n === 'realms' || n === 'steps' || n === 'warmup' || n === 'paired' || n === 'flood' || n === 'network') ? await startServer() : () => undefined;
   const rows: Row[] = [];
   const started = performance.now();
   try {

@@ -22,9 +22,24 @@ const WARM_SKIP = quick ? 1 : 3;
 const COLD_TESTS = quick ? 2 : Number(process.env['WARMUP_COLD_TESTS'] ?? 6);
 const COLD_RUNS = quick ? 1 : Number(process.env['WARMUP_COLD_RUNS'] ?? 5);
 const KINDS = ['bare', 'off', 'on'] as const;
-type Kind = (typeof KINDS)[number];
+export type Kind = (typeof KINDS)[number];
 
-const SPEC = `import fs from 'node:fs';
+/** The test of every kind: the multi-realm app's demo flow (as TypeScript inside the spec's template). */
+const DEMO_FLOW = `  await page.goto('/bench/realms/index.html');
+  expect(await page.evaluate(() => navigator.serviceWorker.ready.then((registration) => registration.active !== null))).toBe(true);
+  await page.locator('.menu-item >> text=Demo').click();
+  await expect(page.locator('#gzip')).toHaveText(/\\d+ bytes/);
+  const showOriginal = page.locator('.setting-item-toggle', { hasText: 'Show original' }).locator('input');
+  await showOriginal.click();
+  await expect(showOriginal).toBeChecked();
+  await page.locator('button >> text=Reset all').click();
+  await expect(showOriginal).not.toBeChecked();
+`;
+
+/** The test's parameters: the page, or `{}` for a test that needs no browser. */
+const PAGE_ARGS = '{ page }: { page: Page }';
+
+const SPEC = (body: string, args: string) => `import fs from 'node:fs';
 import { test as base, expect, type Page } from '@playwright/test';
 import { daebugFixtures } from 'daebug';
 
@@ -42,17 +57,8 @@ const metered = base.extend<{ _meter: void }>({
 });
 const test = metered.extend(daebugFixtures);
 
-async function demo({ page }: { page: Page }) {
-  await page.goto('/bench/realms/index.html');
-  expect(await page.evaluate(() => navigator.serviceWorker.ready.then((registration) => registration.active !== null))).toBe(true);
-  await page.locator('.menu-item >> text=Demo').click();
-  await expect(page.locator('#gzip')).toHaveText(/\\d+ bytes/);
-  const showOriginal = page.locator('.setting-item-toggle', { hasText: 'Show original' }).locator('input');
-  await showOriginal.click();
-  await expect(showOriginal).toBeChecked();
-  await page.locator('button >> text=Reset all').click();
-  await expect(showOriginal).not.toBeChecked();
-}
+async function demo(${args}) {
+${body}}
 
 const kinds = process.env.WARMUP_KINDS!.split(',');
 const rounds = Number(process.env.WARMUP_TESTS);
@@ -67,7 +73,7 @@ for (let round = 0; round < rounds; round++) {
 }
 `;
 
-interface Sample {
+export interface Sample {
   kind: Kind;
   mainMs: number;
   allMs: number;
@@ -78,27 +84,46 @@ function readSamples(file: string): Sample[] {
 }
 
 /** Mean and standard error of `values`. */
-function meanAndError(values: readonly number[]): { mean: number; error: number } {
+export function meanAndError(values: readonly number[]): { mean: number; error: number } {
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, values.length - 1);
   return { mean, error: Math.sqrt(variance / values.length) };
 }
 
+/** The warm test's project: one worker, daebug's reporter, the multi-realm app (built by the caller). */
+function warmupProject(name = 'worker-warmup', body = DEMO_FLOW, args = PAGE_ARGS): { dir: string; logFile: string } {
+  const config = suiteConfig(`[['dot'], ['daebug/reporter']]`).replace('workers: 2,', 'workers: 1,').replace('fullyParallel: true,', 'fullyParallel: false,');
+  const dir = writeProject(name, { 'playwright.config.ts': config, 'tests/warmup.spec.ts': SPEC(body, args) });
+  return { dir, logFile: path.join(dir, 'samples.jsonl') };
+}
+
+/** Each warm round's three tests, the first WARM_SKIP rounds left out: one worker, the kinds interleaved. */
+export async function warmRounds(dir: string, logFile: string, rounds = WARM_ROUNDS): Promise<Record<Kind, Sample>[]> {
+  fs.rmSync(logFile, { force: true });
+  await runPlaywright(dir, [], { WARMUP_LOG: logFile, WARMUP_KINDS: KINDS.join(','), WARMUP_TESTS: String(rounds) });
+  const samples = readSamples(logFile);
+  const byRound: Record<Kind, Sample>[] = [];
+  for (let at = WARM_SKIP * KINDS.length; at + KINDS.length <= samples.length; at += KINDS.length) {
+    byRound.push(Object.fromEntries(samples.slice(at, at + KINDS.length).map((s) => [s.kind, s])) as Record<Kind, Sample>);
+  }
+  return byRound;
+}
+
+/**
+ * A warm worker's tests, round by round: the multi-realm app's demo flow (the app built here), or `body` (the test's
+ * code, with `expect` in scope, and `page` unless `args` is `{}`) in a project named `name`.
+ */
+export async function warmTests(rounds = WARM_ROUNDS, custom?: { name: string; body: string; args?: string }): Promise<Record<Kind, Sample>[]> {
+  if (!custom) await buildRealmsApp();
+  const { dir, logFile } = custom ? warmupProject(custom.name, custom.body, custom.args) : warmupProject();
+  return warmRounds(dir, logFile, rounds);
+}
+
 export async function workerWarmup(): Promise<Row[]> {
   await buildRealmsApp();
-  const config = suiteConfig(`[['dot'], ['daebug/reporter']]`).replace('workers: 2,', 'workers: 1,').replace('fullyParallel: true,', 'fullyParallel: false,');
-  const dir = writeProject('worker-warmup', { 'playwright.config.ts': config, 'tests/warmup.spec.ts': SPEC });
-  const logFile = path.join(dir, 'samples.jsonl');
+  const { dir, logFile } = warmupProject();
   const rows: Row[] = [];
-
-  // Warm: one worker, the three kinds interleaved.
-  fs.rmSync(logFile, { force: true });
-  await runPlaywright(dir, [], { WARMUP_LOG: logFile, WARMUP_KINDS: KINDS.join(','), WARMUP_TESTS: String(WARM_ROUNDS) });
-  const samples = readSamples(logFile);
-  const rounds: Record<Kind, Sample>[] = [];
-  for (let at = WARM_SKIP * KINDS.length; at + KINDS.length <= samples.length; at += KINDS.length) {
-    rounds.push(Object.fromEntries(samples.slice(at, at + KINDS.length).map((s) => [s.kind, s])) as Record<Kind, Sample>);
-  }
+  const rounds = await warmRounds(dir, logFile);
   for (const kind of ['off', 'on'] as const) {
     for (const key of ['mainMs', 'allMs'] as const) {
       const { mean, error } = meanAndError(rounds.map((r) => r[kind][key] - r.bare[key]));
