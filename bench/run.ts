@@ -15,19 +15,20 @@ import { gates } from './gates';
  * and prints medians and ratios. Numbers never fail the run; only a benchmark that cannot run does.
  * BENCH_QUICK=1 makes a fast smoke run; BENCH_ONLY=gates,suite,real,realms,steps,warmup,fixed,paired,flood,reporter,event,network,async,history picks benchmarks.
  */
-const BENCHES: Record<string, { title: string; run: () => Promise<Row[]> }> = {
-  gates: { title: '0. the cost gate (issue 49): a warm test, a fresh worker, a run\'s reporter, in Node CPU', run: gates },
-  suite: { title: '1. suite overhead', run: suiteOverhead },
-  real: { title: '1b. real-suite shape (shop app)', run: realSuite },
-  realms: { title: '1d. multi-realm app (issue 36: page, frame, service worker, two workers)', run: multiRealm },
-  steps: { title: '1e. one realm, step by step (issue 36)', run: () => runChild('realm-steps.ts') },
-  warmup: { title: '1f. a worker warm and cold, per test (issue 36)', run: workerWarmup },
+/** `server`: the benchmark's pages come from the fixture server, which main() starts once for all of them. */
+const BENCHES: Record<string, { title: string; run: () => Promise<Row[]>; server?: true }> = {
+  gates: { title: '0. the cost gate (issue 49): a warm test, a fresh worker, a run\'s reporter, in Node CPU', run: gates, server: true },
+  suite: { title: '1. suite overhead', run: suiteOverhead, server: true },
+  real: { title: '1b. real-suite shape (shop app)', run: realSuite, server: true },
+  realms: { title: '1d. multi-realm app (issue 36: page, frame, service worker, two workers)', run: multiRealm, server: true },
+  steps: { title: '1e. one realm, step by step (issue 36)', run: () => runChild('realm-steps.ts'), server: true },
+  warmup: { title: '1f. a worker warm and cold, per test (issue 36)', run: workerWarmup, server: true },
   fixed: { title: '1g. capture off split by process: a fresh worker, the runner (issue 36)', run: fixedCost },
-  paired: { title: '1c. paired runs (BENCH_PAIRED_SUITE=real|suite)', run: paired },
-  flood: { title: '2. console flood', run: consoleFlood },
+  paired: { title: '1c. paired runs (BENCH_PAIRED_SUITE=real|suite)', run: paired, server: true },
+  flood: { title: '2. console flood', run: consoleFlood, server: true },
   reporter: { title: '3. reporter throughput', run: () => runChild('reporter-throughput.ts') },
   event: { title: '4. per-event cost', run: () => runChild('event-cost.ts') },
-  network: { title: '5. network failures (daebugNetwork)', run: networkCost },
+  network: { title: '5. network failures (daebugNetwork)', run: networkCost, server: true },
   async: { title: '5. async stack traces (daebugAsyncStacks)', run: () => runChild('async-stacks.ts') },
   history: { title: '6. history across runs (issue 35)', run: () => runChild('history.ts') },
 };
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
   log(`machine: ${info.cpus} × ${info.cpuModel}, ${info.memory}, ${info.node}, ${info.chromium}, Playwright ${info.playwright}, ${info.date}`);
   fs.mkdirSync(tmpRoot, { recursive: true });
   linkPackage();
-  const stopServer = names.some((n) => n === 'gates' || n === 'suite' || n === 'real' || n === 'realms' || n === 'steps' || n === 'warmup' || n === 'paired' || n === 'flood' || n === 'network') ? await startServer() : () => undefined;
+  const stopServer = names.some((n) => BENCHES[n]!.server) ? await startServer() : () => undefined;
   const rows: Row[] = [];
   const started = performance.now();
   try {
